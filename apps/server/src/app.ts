@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { dashboard } from '@keyward/contract/dashboard';
+import { macosApp } from '@keyward/contract/device';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import { createDatabase, type Db } from './db/database.ts';
+import { registerDashboardCors } from './http/cors.ts';
+import { registerSpa } from './http/spa.ts';
+import type { Services } from './pairql/context.ts';
+import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
+import { type Clock, systemClock } from './services/clock.ts';
+import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
+import { createRateLimiter } from './services/rate-limit.ts';
+import { createTokenService } from './services/tokens.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Already migrated database; created from config when absent (and destroyed on close). */
+  db?: Db;
+  clock?: Clock;
+  mailer?: Mailer;
+}
+
+const NAMESPACES: Namespace[] = [
+  { name: 'dashboard', operations: dashboard, folder: 'dashboard' },
+  { name: 'macos-app', operations: macosApp, folder: 'device' },
+];
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'requestId',
+    trustProxy: false, // client IPs follow server-behaviour §0.4 (services/client-ip.ts)
+    bodyLimit: 512 * 1024,
+  });
+
+  const db = options.db ?? createDatabase(config);
+  if (!options.db) app.addHook('onClose', async () => db.destroy());
+
+  const mailer = options.mailer ?? createMailer(config, app.log);
+  const services: Services = {
+    mailer,
+    email: createEmailService(mailer, config, clock),
+    rateLimit: createRateLimiter(db, clock, config.rateLimitScale),
+    tokens: createTokenService(config),
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Local installs run on plain http://127.0.0.1.
+    strictTransportSecurity: config.mode === 'production',
+  });
+
+  registerDashboardCors(app, config.dashboardUrls);
+
+  app.get('/healthz', async (request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { ok: true };
+    } catch (error) {
+      request.log.error({ err: error }, 'health check failed');
+      return reply.code(503).send({ ok: false });
+    }
+  });
+
+  const namespaces = await Promise.all(
+    NAMESPACES.map(async (namespace) => ({ namespace, resolvers: await loadResolvers(namespace) })),
+  );
+  await registerPairQL(app, { db, config, clock, services, namespaces });
+  await registerSpa(app, config.webDist);
+
+  return app;
+}

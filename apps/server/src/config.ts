@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Configuration is read and validated once, at start-up. A bad value stops start-up with a
+// message naming the variable (ConfigError).
+
+export type Mode = 'production' | 'staging' | 'development' | 'test';
+export type ReleaseChannelName = 'stable' | 'beta' | 'canary';
+
+export interface Config {
+  mode: Mode;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** `postgres://…` → PostgreSQL; undefined → SQLite file `sqliteFile`. */
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  /** Allow-list of dashboard origins (no trailing slash). The first entry is the default for links. */
+  dashboardUrls: string[];
+  smtpUrl: string | undefined;
+  webDist: string;
+  operatorEmail: string | undefined;
+  appName: string;
+  mailFrom: string;
+  supportEmail: string;
+  /** Direct peers whose client-IP headers are believed (exact IP match). */
+  trustedProxies: string[];
+  /** e.g. `cf-connecting-ip` (lowercase); consulted before X-Forwarded-For / X-Real-IP. */
+  clientIpHeader: string | undefined;
+  /** Multiplies every rate-limit budget (e2e uses a large value). */
+  rateLimitScale: number;
+  logLevel: string;
+  /** 32-byte keys: HMAC for codes and signed URLs; AES-256-GCM for stored third-party secrets. */
+  hmacKey: Buffer;
+  encryptionKey: Buffer;
+  /** Latest Mac app version per channel, when configured. */
+  releases: Partial<Record<ReleaseChannelName, string>>;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = path.resolve(serverDir, '..', '..');
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function parsePort(env: Env): number {
+  const raw = optional(env, 'PORT');
+  if (raw === undefined) return 8080;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
+    throw new ConfigError('PORT', `must be a port number (0-65535), got "${raw}"`);
+  }
+  return port;
+}
+
+function parseMode(env: Env): Mode {
+  const raw = optional(env, 'NODE_ENV') ?? 'development';
+  if (raw === 'production' || raw === 'staging' || raw === 'development' || raw === 'test') return raw;
+  throw new ConfigError('NODE_ENV', `must be production, staging, development or test, got "${raw}"`);
+}
+
+function parseOrigin(variable: string, raw: string): string {
+  const trimmed = raw.trim().replace(/\/$/, '');
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ConfigError(variable, `must hold absolute http(s) URLs, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(variable, `must hold http(s) URLs, got "${raw}"`);
+  }
+  return trimmed;
+}
+
+function parseEmail(variable: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const address = raw.match(/<([^>]+)>/)?.[1] ?? raw;
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) {
+    throw new ConfigError(variable, `must be an email address, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseKey(variable: string, raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+    throw new ConfigError(variable, 'must be 64 hex characters (32 bytes)');
+  }
+  return Buffer.from(raw, 'hex');
+}
+
+function parseVersion(variable: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+\.\d+\.\d+$/.test(raw)) {
+    throw new ConfigError(variable, `must be a version like 2.4.1, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** Keys not given in the environment are generated once and kept in DATA_DIR/secrets.json. */
+function loadOrCreateSecrets(dataDir: string): { hmacKey: Buffer; encryptionKey: Buffer } {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { hmacKey: string; encryptionKey: string };
+    return {
+      hmacKey: Buffer.from(stored.hmacKey, 'hex'),
+      encryptionKey: Buffer.from(stored.encryptionKey, 'hex'),
+    };
+  }
+  const hmacKey = randomBytes(32);
+  const encryptionKey = randomBytes(32);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(
+    file,
+    JSON.stringify({ hmacKey: hmacKey.toString('hex'), encryptionKey: encryptionKey.toString('hex') }),
+    { mode: 0o600 },
+  );
+  return { hmacKey, encryptionKey };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mode = parseMode(env);
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const port = parsePort(env);
+  const baseDir = env.INIT_CWD ?? process.cwd();
+  const dataDir = path.resolve(baseDir, optional(env, 'DATA_DIR') ?? './data');
+
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (leave it unset for SQLite)');
+  }
+
+  const dashboardRaw = optional(env, 'DASHBOARD_URL');
+  const dashboardUrls = dashboardRaw
+    ? dashboardRaw
+        .split(',')
+        .filter((entry) => entry.trim() !== '')
+        .map((entry) => parseOrigin('DASHBOARD_URL', entry))
+    : [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+  if (dashboardUrls.length === 0) throw new ConfigError('DASHBOARD_URL', 'is empty');
+
+  const smtpUrl = optional(env, 'SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  }
+
+  const scaleRaw = optional(env, 'RATE_LIMIT_SCALE');
+  const rateLimitScale = scaleRaw === undefined ? 1 : Number(scaleRaw);
+  if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0) {
+    throw new ConfigError('RATE_LIMIT_SCALE', `must be a positive number, got "${scaleRaw}"`);
+  }
+
+  const logLevel = optional(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+
+  const clientIpHeader = optional(env, 'CLIENT_IP_HEADER')?.toLowerCase();
+  if (clientIpHeader !== undefined && !/^[a-z0-9-]+$/.test(clientIpHeader)) {
+    throw new ConfigError('CLIENT_IP_HEADER', 'must be an HTTP header name');
+  }
+
+  const envHmac = parseKey('HMAC_KEY', optional(env, 'HMAC_KEY'));
+  const envEncryption = parseKey('ENCRYPTION_KEY', optional(env, 'ENCRYPTION_KEY'));
+  const secrets = envHmac && envEncryption ? undefined : loadOrCreateSecrets(dataDir);
+
+  const appName = optional(env, 'APP_NAME') ?? 'Keyward';
+  return {
+    mode,
+    host,
+    port,
+    dataDir,
+    databaseUrl,
+    sqliteFile: path.join(dataDir, 'keyward.sqlite'),
+    dashboardUrls,
+    smtpUrl,
+    webDist: path.resolve(baseDir, optional(env, 'WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist')),
+    operatorEmail: parseEmail('OPERATOR_EMAIL', optional(env, 'OPERATOR_EMAIL')),
+    appName,
+    mailFrom:
+      parseEmail('MAIL_FROM', optional(env, 'MAIL_FROM')) ?? `${appName} <no-reply@keyward.local>`,
+    supportEmail:
+      parseEmail('SUPPORT_EMAIL', optional(env, 'SUPPORT_EMAIL')) ?? 'support@keyward.local',
+    trustedProxies: (optional(env, 'TRUSTED_PROXIES') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+    clientIpHeader,
+    rateLimitScale,
+    logLevel,
+    hmacKey: envHmac ?? secrets!.hmacKey,
+    encryptionKey: envEncryption ?? secrets!.encryptionKey,
+    releases: {
+      stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),
+      beta: parseVersion('RELEASE_BETA', optional(env, 'RELEASE_BETA')),
+      canary: parseVersion('RELEASE_CANARY', optional(env, 'RELEASE_CANARY')),
+    },
+  };
+}

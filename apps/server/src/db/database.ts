@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { migrationProvider } from './migrations/index.ts';
+import type { DialectName } from './migrations/types.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export function dialectOf(config: Pick<Config, 'databaseUrl'>): DialectName {
+  return config.databaseUrl ? 'postgres' : 'sqlite';
+}
+
+export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqliteFile'>): Db {
+  if (config.databaseUrl) {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: config.databaseUrl, max: 10 }),
+      }),
+    });
+  }
+  mkdirSync(path.dirname(config.sqliteFile), { recursive: true });
+  const sqlite = new SqliteDatabase(config.sqliteFile);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrateToLatest(db: Db, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(
+      `Database migration failed${failed ? ` in ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
+  }
+}

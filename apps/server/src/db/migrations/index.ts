@@ -1,0 +1,19 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initialMigration } from './0001_initial.ts';
+import type { DialectName, PortableMigration } from './types.ts';
+
+// Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
+// Names sort alphabetically, so keep the 4-digit prefix.
+const migrations: Record<string, PortableMigration> = {
+  '0001_initial': initialMigration,
+};
+
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, migration]) => [name, migration(dialect)]),
+      );
+    },
+  };
+}

@@ -1,0 +1,452 @@
+import type { ColumnType, Generated } from 'kysely';
+
+// Kysely types for every table of server-behaviour §1. Portable representation (see values.ts):
+// - ids: lowercase TEXT uuid strings
+// - timestamps (`Ts`): TEXT `YYYY-MM-DDTHH:MM:SS.sssZ` on BOTH dialects (write with `toDbTime`)
+// - booleans (`DbBool`): SQLite INTEGER 0/1, PostgreSQL boolean; write `toDbBool(b)`, read `fromDbBool(v)`
+// - json (`DbJson`): SQLite TEXT, PostgreSQL jsonb; write `toDbJson(v)`, read `fromDbJson<T>(v)`
+// - bigint (`DbBigInt`): PostgreSQL returns a string; read with `fromDbInt(v)`
+
+export type Ts = string;
+export type DbBool = ColumnType<number | boolean, number, number>;
+export type DbJson = ColumnType<unknown, string, string>;
+export type DbBigInt = ColumnType<number | string, number, number>;
+
+export type SubscriptionStatus =
+  | 'pendingEmailVerification'
+  | 'trialing'
+  | 'trialExpiringSoon'
+  | 'overdue'
+  | 'paid'
+  | 'unpaid'
+  | 'pendingAccountDeletion'
+  | 'complimentary';
+export type NotificationTrigger =
+  | 'unlockRequestSubmitted'
+  | 'suspendFilterRequestSubmitted'
+  | 'adminChildSecurityEvent';
+export type ReleaseChannel = 'stable' | 'beta' | 'canary';
+export type RequestStatus = 'pending' | 'accepted' | 'rejected';
+export type WebPolicy = 'allowAll' | 'blockAdult' | 'blockAdultAnd' | 'blockAllExcept' | 'blockAll';
+export type TokenPurpose = 'magicLink' | 'passwordReset' | 'emailVerification';
+export type ConferenceSource = 'workshop' | 'booth';
+
+// §1.2 parent side
+export interface ParentsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  subscription_id: string | null;
+  subscription_status: SubscriptionStatus;
+  subscription_status_expiration: Ts;
+  monthly_price: ColumnType<number, number | undefined, number>;
+  gclid: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface DashboardSessionsTable {
+  id: string;
+  token_hash: string;
+  parent_id: string;
+  created_at: Ts;
+  expires_at: Ts;
+  revoked_at: Ts | null;
+}
+export interface NotificationMethodsTable {
+  id: string;
+  parent_id: string;
+  config: DbJson;
+  config_fingerprint: string;
+  created_at: Ts;
+}
+export interface NotificationsTable {
+  id: string;
+  parent_id: string;
+  method_id: string;
+  trigger: NotificationTrigger;
+  created_at: Ts;
+}
+export interface AnnouncementsTable {
+  id: string;
+  parent_id: string;
+  icon: string | null;
+  html: string;
+  learn_more_url: string | null;
+  created_at: Ts;
+  deleted_at: Ts;
+}
+export interface KeychainsTable {
+  id: string;
+  parent_id: string;
+  name: string;
+  description: string | null;
+  warning: string | null;
+  is_public: DbBool;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface KeysTable {
+  id: string;
+  keychain_id: string;
+  key: DbJson;
+  comment: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+  deleted_at: Ts | null;
+}
+export interface ChildrenTable {
+  id: string;
+  parent_id: string;
+  name: string;
+  keylogging_enabled: DbBool;
+  screenshots_enabled: DbBool;
+  screenshots_resolution: number;
+  screenshots_frequency: number;
+  show_suspension_activity: DbBool;
+  downtime: DbJson | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface ComputersTable {
+  id: string;
+  parent_id: string;
+  custom_name: string | null;
+  model_identifier: string;
+  serial_number: string;
+  app_release_channel: ColumnType<ReleaseChannel, ReleaseChannel | undefined, ReleaseChannel>;
+  filter_version: string | null;
+  os_version: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+
+// §1.3 child side
+export interface ComputerUsersTable {
+  id: string;
+  child_id: string;
+  computer_id: string;
+  app_version: ColumnType<string, string | undefined, string>;
+  username: string;
+  full_username: string;
+  numeric_id: DbBigInt;
+  is_admin: DbBool | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface MacAppTokensTable {
+  id: string;
+  token_hash: string;
+  child_id: string;
+  computer_user_id: string;
+  created_at: Ts;
+  updated_at: Ts;
+  deleted_at: Ts | null;
+}
+export interface ChildKeychainsTable {
+  id: string;
+  child_id: string;
+  keychain_id: string;
+  schedule: DbJson | null;
+  created_at: Ts;
+}
+export interface BlockedMacAppsTable {
+  id: string;
+  child_id: string;
+  identifier: string;
+  schedule: DbJson | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosDevicesTable {
+  id: string;
+  child_id: string;
+  vendor_id: string;
+  device_type: string;
+  app_version: string;
+  ios_version: string;
+  web_policy: ColumnType<WebPolicy, WebPolicy | undefined, WebPolicy>;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosAppTokensTable {
+  id: string;
+  token_hash: string;
+  device_id: string;
+  created_at: Ts;
+  updated_at: Ts;
+}
+
+// §1.4 activity, requests, iOS rules
+export interface ScreenshotsTable {
+  id: string;
+  computer_user_id: string | null;
+  ios_device_id: string | null;
+  object_key: string;
+  width: number;
+  height: number;
+  filter_suspended: DbBool;
+  flagged: Ts | null;
+  created_at: Ts;
+  deleted_at: Ts | null;
+}
+export interface KeystrokeLinesTable {
+  id: string;
+  computer_user_id: string;
+  app_name: string;
+  line: string;
+  filter_suspended: DbBool;
+  flagged: Ts | null;
+  created_at: Ts;
+  deleted_at: Ts | null;
+}
+export interface UnlockRequestsTable {
+  id: string;
+  computer_user_id: string;
+  status: RequestStatus;
+  app_bundle_id: string;
+  url: string | null;
+  hostname: string | null;
+  ip_address: string | null;
+  request_comment: string | null;
+  response_comment: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface MacSuspendFilterRequestsTable {
+  id: string;
+  computer_user_id: string;
+  status: RequestStatus;
+  scope: DbJson;
+  duration: ColumnType<number, number | undefined, number>;
+  request_comment: string | null;
+  response_comment: string | null;
+  extra_monitoring: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosSuspendFilterRequestsTable {
+  id: string;
+  device_id: string;
+  status: RequestStatus;
+  duration: number;
+  request_comment: string | null;
+  response_comment: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosBlockGroupsTable {
+  id: string;
+  name: string;
+  description: string;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosDeviceBlockGroupsTable {
+  id: string;
+  device_id: string;
+  block_group_id: string;
+  created_at: Ts;
+}
+export interface IosBlockRulesTable {
+  id: string;
+  device_id: string | null;
+  group_id: string | null;
+  vendor_id: string | null;
+  rule: DbJson;
+  comment: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface IosWebPolicyDomainsTable {
+  id: string;
+  device_id: string;
+  domain: string;
+  created_at: Ts;
+  updated_at: Ts;
+}
+
+// §1.5 system, catalogue, short-lived state
+export interface SecurityEventsTable {
+  id: string;
+  parent_id: string;
+  computer_user_id: string | null;
+  event: string;
+  detail: string | null;
+  ip_address: string | null;
+  created_at: Ts;
+}
+export interface DeletedEntitiesTable {
+  id: string;
+  type: string;
+  reason: string;
+  data: DbJson;
+  created_at: Ts;
+}
+export interface AppEventsTable {
+  id: string;
+  event_id: string;
+  kind: string;
+  context: string;
+  computer_user_id: string | null;
+  parent_id: string | null;
+  detail: string | null;
+  created_at: Ts;
+}
+export interface KeychainRequestsTable {
+  id: string;
+  parent_id: string;
+  search_query: string;
+  description: string;
+  created_at: Ts;
+}
+export interface StripeEventsTable {
+  id: string;
+  stripe_event_id: string;
+  type: string;
+  payload: DbJson;
+  created_at: Ts;
+}
+export interface ConferenceEmailsTable {
+  id: string;
+  email: string;
+  source: ConferenceSource;
+  created_at: Ts;
+}
+export interface AppCategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: Ts;
+}
+export interface IdentifiedAppsTable {
+  id: string;
+  category_id: string | null;
+  name: string;
+  slug: string;
+  launchable: DbBool;
+  description: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface AppBundleIdsTable {
+  id: string;
+  identified_app_id: string;
+  bundle_id: string;
+  created_at: Ts;
+}
+export interface UnidentifiedAppsTable {
+  id: string;
+  bundle_id: string;
+  bundle_name: string | null;
+  localized_name: string | null;
+  launchable: DbBool | null;
+  count: number;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface BrowsersTable {
+  id: string;
+  /** bundle id (or pattern) that identifies a browser */
+  match: string;
+  created_at: Ts;
+}
+export interface ReleasesTable {
+  id: string;
+  semver: string;
+  channel: ReleaseChannel;
+  pace: number;
+  release_date: Ts;
+  signature: string | null;
+  length: number | null;
+  created_at: Ts;
+}
+export interface OneTimeTokensTable {
+  id: string;
+  purpose: TokenPurpose;
+  token_hash: string;
+  parent_id: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
+export interface ConnectionCodesTable {
+  id: string;
+  code_hash: string;
+  child_id: string;
+  expires_at: Ts;
+  created_at: Ts;
+}
+export interface PendingNotificationMethodsTable {
+  id: string;
+  parent_id: string;
+  config: DbJson;
+  code_hash: string;
+  expires_at: Ts;
+  created_at: Ts;
+}
+export interface RateLimitCountersTable {
+  bucket: string;
+  window_start: Ts;
+  count: number;
+}
+export interface DevicePresenceTable {
+  computer_user_id: string;
+  last_seen_at: Ts;
+  filter_state: DbJson | null;
+  connection_id: string | null;
+  instance_id: string | null;
+}
+export interface JobRunsTable {
+  job: string;
+  run_key: string;
+  started_at: Ts;
+  finished_at: Ts | null;
+}
+
+export interface Database {
+  parents: ParentsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  notification_methods: NotificationMethodsTable;
+  notifications: NotificationsTable;
+  announcements: AnnouncementsTable;
+  keychains: KeychainsTable;
+  keys: KeysTable;
+  children: ChildrenTable;
+  computers: ComputersTable;
+  computer_users: ComputerUsersTable;
+  mac_app_tokens: MacAppTokensTable;
+  child_keychains: ChildKeychainsTable;
+  blocked_mac_apps: BlockedMacAppsTable;
+  ios_devices: IosDevicesTable;
+  ios_app_tokens: IosAppTokensTable;
+  screenshots: ScreenshotsTable;
+  keystroke_lines: KeystrokeLinesTable;
+  unlock_requests: UnlockRequestsTable;
+  mac_suspend_filter_requests: MacSuspendFilterRequestsTable;
+  ios_suspend_filter_requests: IosSuspendFilterRequestsTable;
+  ios_block_groups: IosBlockGroupsTable;
+  ios_device_block_groups: IosDeviceBlockGroupsTable;
+  ios_block_rules: IosBlockRulesTable;
+  ios_web_policy_domains: IosWebPolicyDomainsTable;
+  security_events: SecurityEventsTable;
+  deleted_entities: DeletedEntitiesTable;
+  app_events: AppEventsTable;
+  keychain_requests: KeychainRequestsTable;
+  stripe_events: StripeEventsTable;
+  conference_emails: ConferenceEmailsTable;
+  app_categories: AppCategoriesTable;
+  identified_apps: IdentifiedAppsTable;
+  app_bundle_ids: AppBundleIdsTable;
+  unidentified_apps: UnidentifiedAppsTable;
+  browsers: BrowsersTable;
+  releases: ReleasesTable;
+  one_time_tokens: OneTimeTokensTable;
+  connection_codes: ConnectionCodesTable;
+  pending_notification_methods: PendingNotificationMethodsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  device_presence: DevicePresenceTable;
+  job_runs: JobRunsTable;
+}
+
+// `Generated` is re-exported so later tables can use it without another import line.
+export type { Generated };

@@ -1,0 +1,53 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../services/clock.ts';
+import type { EmailService, Mailer } from '../services/mail.ts';
+import type { RateLimiter } from '../services/rate-limit.ts';
+import type { TokenService } from '../services/tokens.ts';
+
+/** Created once in buildApp; add new services (push, sms, slack, billing, storage) here. */
+export interface Services {
+  mailer: Mailer;
+  email: EmailService;
+  rateLimit: RateLimiter;
+  tokens: TokenService;
+}
+
+/** What every resolver receives. */
+export interface RequestContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  services: Services;
+  log: FastifyBaseLogger;
+  requestId: string;
+  /** Client IP per server-behaviour §0.4. */
+  ip: string;
+  /** Base URL for links in emails: X-DashboardUrl if allow-listed, else the first allow-list entry. */
+  dashboardUrl: string;
+}
+
+/** auth 'none' */
+export interface PublicContext extends RequestContext {
+  parentId?: undefined;
+}
+
+/** auth 'parent': the session's parent. Reach rows only through operations/ownership.ts. */
+export interface ParentContext extends RequestContext {
+  parentId: string;
+  sessionId: string;
+}
+
+/** auth 'device': the Mac token's computer user, its child and that child's parent. */
+export interface DeviceContext extends RequestContext {
+  computerUserId: string;
+  childId: string;
+  parentId: string;
+}
+
+export type ContextFor<Auth> = Auth extends 'parent'
+  ? ParentContext
+  : Auth extends 'device'
+    ? DeviceContext
+    : PublicContext;

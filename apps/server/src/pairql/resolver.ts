@@ -1,0 +1,44 @@
+import type {
+  DashboardOperation,
+  DashboardOutput,
+  DashboardParsedInput,
+  dashboard,
+} from '@keyward/contract/dashboard';
+import type {
+  MacosAppOperation,
+  MacosAppOutput,
+  MacosAppParsedInput,
+  macosApp,
+} from '@keyward/contract/device';
+import type { ContextFor } from './context.ts';
+
+// Typed helpers for resolver files. Usage, in src/operations/dashboard/Login.ts:
+//   export default dashboardResolver('Login', async (input, ctx) => { ... });
+// Input, output and context types all come from the contract entry of that operation.
+
+export interface Resolver {
+  namespace: 'dashboard' | 'macos-app';
+  op: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the router validates input/output against the contract
+  resolve: (input: any, ctx: any) => Promise<unknown>;
+}
+
+export function dashboardResolver<Op extends DashboardOperation>(
+  op: Op,
+  resolve: (
+    input: DashboardParsedInput<Op>,
+    ctx: ContextFor<(typeof dashboard)[Op]['auth']>,
+  ) => Promise<DashboardOutput<Op>>,
+): Resolver {
+  return { namespace: 'dashboard', op, resolve };
+}
+
+export function deviceResolver<Op extends MacosAppOperation>(
+  op: Op,
+  resolve: (
+    input: MacosAppParsedInput<Op>,
+    ctx: ContextFor<(typeof macosApp)[Op]['auth']>,
+  ) => Promise<MacosAppOutput<Op>>,
+): Resolver {
+  return { namespace: 'macos-app', op, resolve };
+}

@@ -1,0 +1,244 @@
+import { existsSync } from 'node:fs';
+import type { OperationDef } from '@keyward/contract/operation';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { toDbTime } from '../db/values.ts';
+import type { Clock } from '../services/clock.ts';
+import { clientIp } from '../services/client-ip.ts';
+import { hashToken, isUuid } from '../services/tokens.ts';
+import type { RequestContext, Services } from './context.ts';
+import {
+  badRequest,
+  loggedOut,
+  notAvailableYet,
+  PqlFailure,
+  serverError,
+  unknownOperation,
+  userTokenNotFound,
+} from './errors.ts';
+import type { Resolver } from './resolver.ts';
+
+export const BODY_LIMIT_BYTES = 512 * 1024;
+
+export interface Namespace {
+  /** URL segment: /pairql/{name}/{Op} */
+  name: 'dashboard' | 'macos-app';
+  operations: Record<string, OperationDef>;
+  /** folder under src/operations holding `<Op>.ts` resolver files */
+  folder: 'dashboard' | 'device';
+}
+
+/**
+ * Loads `src/operations/<folder>/<Op>.ts` for every operation of the contract that has a file.
+ * Adding an operation is adding its file; there is no registry to edit.
+ */
+export async function loadResolvers(namespace: Namespace): Promise<Map<string, Resolver>> {
+  const resolvers = new Map<string, Resolver>();
+  for (const op of Object.keys(namespace.operations)) {
+    const file = new URL(`../operations/${namespace.folder}/${op}.ts`, import.meta.url);
+    if (!existsSync(file)) continue;
+    const module = (await import(file.href)) as { default?: Resolver };
+    const resolver = module.default;
+    if (!resolver || resolver.op !== op || resolver.namespace !== namespace.name) {
+      throw new Error(
+        `${file.pathname} must \`export default\` a ${namespace.name} resolver for ${op}`,
+      );
+    }
+    resolvers.set(op, resolver);
+  }
+  return resolvers;
+}
+
+export function pickDashboardUrl(allowList: string[], header: string | string[] | undefined) {
+  const requested = typeof header === 'string' ? header.trim().replace(/\/$/, '') : undefined;
+  return requested !== undefined && allowList.includes(requested) ? requested : allowList[0]!;
+}
+
+/** "email: Invalid email address; password: Required" */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+interface RouterDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  services: Services;
+  namespaces: { namespace: Namespace; resolvers: Map<string, Resolver> }[];
+}
+
+export async function registerPairQL(app: FastifyInstance, deps: RouterDeps): Promise<void> {
+  await app.register(async (pairql) => {
+    // Bodies arrive as raw text whatever the content type; JSON parsing is ours (errors → 400).
+    pairql.removeAllContentTypeParsers();
+    pairql.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+
+    pairql.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+
+    for (const { namespace, resolvers } of deps.namespaces) {
+      pairql.post<{ Params: { op: string } }>(
+        `/pairql/${namespace.name}/:op`,
+        async (request, reply) => {
+          const output = await handle(deps, namespace, resolvers, request);
+          return reply
+            .code(200)
+            .type('application/json; charset=utf-8')
+            .send(JSON.stringify(output));
+        },
+      );
+    }
+    pairql.post<{ Params: { '*': string } }>('/pairql/*', async (request) => {
+      throw unknownOperation(request.params['*']);
+    });
+  });
+}
+
+async function handle(
+  deps: RouterDeps,
+  namespace: Namespace,
+  resolvers: Map<string, Resolver>,
+  request: FastifyRequest<{ Params: { op: string } }>,
+): Promise<unknown> {
+  const opName = request.params.op;
+  if (!Object.hasOwn(namespace.operations, opName)) throw unknownOperation(opName);
+  const def = namespace.operations[opName]!;
+  const { db, config, clock, services } = deps;
+
+  const base: RequestContext = {
+    db,
+    config,
+    clock,
+    services,
+    log: request.log,
+    requestId: request.id,
+    ip: clientIp(config, request.socket.remoteAddress, request.headers),
+    dashboardUrl:
+      namespace.name === 'dashboard'
+        ? pickDashboardUrl(config.dashboardUrls, request.headers['x-dashboardurl'])
+        : config.dashboardUrls[0]!,
+  };
+
+  let ctx: RequestContext = base;
+  if (def.auth === 'parent') {
+    const session = await findSession(db, clock, request.headers['x-admintoken']);
+    if (!session) {
+      // Logout is idempotent: an unknown, expired or revoked token has nothing left to revoke.
+      if (opName === 'Logout') return { success: true };
+      throw loggedOut();
+    }
+    ctx = { ...base, parentId: session.parentId, sessionId: session.id } as RequestContext;
+  } else if (def.auth === 'device') {
+    const device = await findDevice(db, clock, request.headers['x-usertoken']);
+    if (!device) throw userTokenNotFound();
+    ctx = { ...base, ...device } as RequestContext;
+  }
+
+  const resolver = resolvers.get(opName);
+  if (!resolver) throw notAvailableYet('a3f9c1d2', `Operation ${opName}`);
+
+  const input = parseInput(def, request.body);
+  const output = await resolver.resolve(input, ctx);
+
+  if (config.mode !== 'production') {
+    const checked = def.output.safeParse(output);
+    if (!checked.success) {
+      request.log.error(
+        { op: opName, issues: checked.error.issues },
+        'resolver output does not match the contract',
+      );
+      throw serverError('b7e4d2a9', `Output of ${opName} does not match the contract`);
+    }
+  }
+  return output;
+}
+
+function parseInput(def: OperationDef, body: unknown): unknown {
+  if (def.input === null) return undefined; // void: any body is ignored
+  const text = typeof body === 'string' ? body : '';
+  if (text.trim() === '') {
+    throw badRequest('d1c8e0f4', 'Missing request body', 'Something was missing from the request.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('4f2a9b61', 'Request body is not valid JSON', 'The request was malformed.');
+  }
+  const parsed = def.input.safeParse(json);
+  if (!parsed.success) {
+    const message = describeZodError(parsed.error);
+    throw badRequest('9e3b7c05', `Invalid input: ${message}`, message);
+  }
+  return parsed.data;
+}
+
+async function findSession(db: Db, clock: Clock, header: string | string[] | undefined) {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const row = await db
+    .selectFrom('dashboard_sessions')
+    .select(['id', 'parent_id'])
+    .where('token_hash', '=', hashToken(header))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', toDbTime(clock.now()))
+    .executeTakeFirst();
+  return row ? { id: row.id, parentId: row.parent_id } : undefined;
+}
+
+async function findDevice(db: Db, clock: Clock, header: string | string[] | undefined) {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const now = toDbTime(clock.now());
+  const row = await db
+    .selectFrom('mac_app_tokens as t')
+    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
+    .innerJoin('children as c', 'c.id', 't.child_id')
+    .select(['t.computer_user_id', 't.child_id', 'c.parent_id'])
+    .where('t.token_hash', '=', hashToken(header))
+    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
+    .executeTakeFirst();
+  return row
+    ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
+    : undefined;
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  let failure: PqlFailure;
+  if (error instanceof PqlFailure) {
+    failure = error;
+  } else if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    failure = badRequest(
+      '2c6d8a13',
+      `Request body is larger than ${BODY_LIMIT_BYTES / 1024} KB`,
+      'That request was too large.',
+    );
+  } else if (
+    typeof (error as { statusCode?: number }).statusCode === 'number' &&
+    (error as { statusCode: number }).statusCode < 500
+  ) {
+    failure = badRequest('7a0e5f38', `Bad request: ${(error as Error).message}`);
+  } else {
+    request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    failure = serverError('5c0b2e9f', `Unexpected server error (request ${request.id})`);
+  }
+  if (failure.details.type === 'serverError' && error instanceof PqlFailure) {
+    request.log.error({ err: error, requestId: request.id }, 'server error');
+  }
+  for (const [name, value] of Object.entries(failure.details.headers ?? {})) {
+    reply.header(name, value);
+  }
+  return reply
+    .code(failure.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(failure.body(request.id)));
+}

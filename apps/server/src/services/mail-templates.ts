@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+
+// Email templates (server-behaviour §6.3). Each template is a function of its params returning
+// the parts of the message; `renderEmail` wraps them in the shared plain-text + HTML layout and
+// adds the " [ref:xxxxx]" subject suffix. To add a template: add its params to `TemplateParams`
+// and its function to `templates` — TypeScript then checks every caller.
+
+export interface TemplateParams {
+  'initial-signup': { url: string };
+  'magic-link': { url: string };
+  'magic-link-no-account': { signupUrl: string };
+  'password-reset': { url: string };
+  'password-reset-no-account': { signupUrl: string };
+  're-signup': { loginUrl: string; resetUrl: string };
+}
+
+export type TemplateName = keyof TemplateParams;
+
+export interface TemplateContext {
+  appName: string;
+  supportEmail: string;
+  currentYear: number;
+}
+
+interface TemplateParts {
+  subject: string;
+  /** Paragraphs of plain text (no markup). */
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** Paragraphs after the button. */
+  footnotes?: string[];
+}
+
+type Templates = {
+  [Name in TemplateName]: (params: TemplateParams[Name], ctx: TemplateContext) => TemplateParts;
+};
+
+const templates: Templates = {
+  'initial-signup': ({ url }, { appName }) => ({
+    subject: `Verify your email to start using ${appName}`,
+    paragraphs: [
+      `Welcome to ${appName}! Please confirm your email address to finish creating your account.`,
+    ],
+    action: { label: 'Verify my email', url },
+    footnotes: [
+      'This link works for 24 hours. If you did not sign up, you can ignore this email.',
+    ],
+  }),
+  'magic-link': ({ url }, { appName }) => ({
+    subject: `Your ${appName} login link`,
+    paragraphs: [`Click the button below to log in to ${appName}.`],
+    action: { label: 'Log in', url },
+    footnotes: [
+      'This link works once, for 60 minutes. If you did not ask for it, you can ignore this email.',
+    ],
+  }),
+  'magic-link-no-account': ({ signupUrl }, { appName }) => ({
+    subject: `${appName} login link requested`,
+    paragraphs: [
+      `Someone asked for a ${appName} login link for this email address, but there is no account for it.`,
+      'If you meant to create one, you can sign up here:',
+    ],
+    action: { label: 'Create an account', url: signupUrl },
+    footnotes: ['If you did not ask for this, you can ignore this email.'],
+  }),
+  'password-reset': ({ url }, { appName }) => ({
+    subject: `Reset your ${appName} password`,
+    paragraphs: ['We received a request to reset your password. Click below to choose a new one.'],
+    action: { label: 'Reset my password', url },
+    footnotes: [
+      'This link works once, for 60 minutes. If you did not ask for it, your password has not changed and you can ignore this email.',
+    ],
+  }),
+  'password-reset-no-account': ({ signupUrl }, { appName }) => ({
+    subject: `${appName} password reset requested`,
+    paragraphs: [
+      `Someone asked to reset the ${appName} password for this email address, but there is no account for it.`,
+      'If you meant to create one, you can sign up here:',
+    ],
+    action: { label: 'Create an account', url: signupUrl },
+    footnotes: ['If you did not ask for this, you can ignore this email.'],
+  }),
+  're-signup': ({ loginUrl, resetUrl }, { appName }) => ({
+    subject: `You already have a ${appName} account`,
+    paragraphs: [
+      `Someone tried to sign up for ${appName} with this email address, but you already have an account. You can log in here:`,
+    ],
+    action: { label: 'Log in', url: loginUrl },
+    footnotes: [`Forgot your password? Reset it at ${resetUrl}`],
+  }),
+};
+
+export interface RenderedEmail {
+  template: TemplateName;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
+
+export function renderEmail<Name extends TemplateName>(
+  template: Name,
+  params: TemplateParams[Name],
+  ctx: TemplateContext,
+): RenderedEmail {
+  const parts = templates[template](params, ctx);
+  const ref = randomBytes(4).toString('hex').slice(0, 5);
+  const subject = `${parts.subject} [ref:${ref}]`;
+  const footer = `© ${ctx.currentYear} ${ctx.appName} · Questions? Write to ${ctx.supportEmail}`;
+
+  const text = [
+    ...parts.paragraphs,
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`] : []),
+    ...(parts.footnotes ?? []),
+    '—',
+    footer,
+  ].join('\n\n');
+
+  const p = (value: string) =>
+    `<p style="margin:0 0 16px">${escapeHtml(value).replace(URL_PATTERN, (url) => `<a href="${url}">${url}</a>`)}</p>`;
+  const html = [
+    '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:24px">',
+    `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(ctx.appName)}</h1>`,
+    ...parts.paragraphs.map(p),
+    parts.action
+      ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#4f46e5;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(parts.action.label)}</a></p>`
+      : '',
+    ...(parts.footnotes ?? []).map(p),
+    `<p style="margin:32px 0 0;font-size:12px;color:#6b7280">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+
+  const links = [...new Set(text.match(URL_PATTERN) ?? [])];
+  return { template, subject, text, html, links };
+}

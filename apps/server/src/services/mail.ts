@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.ts';
+import type { Clock } from './clock.ts';
+import { type RenderedEmail, renderEmail, type TemplateName, type TemplateParams } from './mail-templates.ts';
+
+export interface OutgoingEmail extends RenderedEmail {
+  to: string;
+}
+
+/** The edge of the world for email: SMTP, the outbox folder, or a capturing fake in tests. */
+export interface Mailer {
+  send(email: OutgoingEmail): Promise<void>;
+}
+
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'dataDir' | 'mailFrom' | 'supportEmail'>,
+  log: FastifyBaseLogger,
+): Mailer {
+  const envelope = (email: OutgoingEmail) => ({
+    from: config.mailFrom,
+    replyTo: config.supportEmail,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  });
+
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(email) {
+        await transport.sendMail(envelope(email));
+        log.info({ to: email.to, template: email.template }, 'email sent');
+      },
+    };
+  }
+
+  // No SMTP: write each message as an .eml file and print its links in the log.
+  const outbox = path.join(config.dataDir, 'outbox');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(email) {
+      const info = await transport.sendMail(envelope(email));
+      await mkdir(outbox, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(
+        outbox,
+        `${stamp}-${email.template}-${randomBytes(3).toString('hex')}.eml`,
+      );
+      await writeFile(file, info.message as Buffer);
+      log.info(
+        { to: email.to, template: email.template, file, links: email.links },
+        `email "${email.subject}" to ${email.to} written to ${file}; links: ${email.links.join(' ')}`,
+      );
+    },
+  };
+}
+
+export interface EmailService {
+  send<Name extends TemplateName>(
+    template: Name,
+    to: string,
+    params: TemplateParams[Name],
+  ): Promise<void>;
+}
+
+export function createEmailService(
+  mailer: Mailer,
+  config: Pick<Config, 'appName' | 'supportEmail'>,
+  clock: Clock,
+): EmailService {
+  return {
+    async send(template, to, params) {
+      const rendered = renderEmail(template, params, {
+        appName: config.appName,
+        supportEmail: config.supportEmail,
+        currentYear: clock.now().getUTCFullYear(),
+      });
+      await mailer.send({ ...rendered, to });
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { RouteObject } from 'react-router';
+import { PageSuspense } from './PageSuspense';
+import { RequireSession } from './RequireSession';
+
+// Every page is its own chunk: the /login page must stay small (100 KB of gzipped JS).
+// biome-ignore lint/suspicious/noExplicitAny: page components take no props or route props
+type Page = LazyExoticComponent<ComponentType<any>>;
+
+function page(Component: Page, props: Record<string, unknown> = {}) {
+  return (
+    <PageSuspense>
+      <Component {...props} />
+    </PageSuspense>
+  );
+}
+
+// Public pages
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const LogoutPage = lazy(() => import('../features/auth/LogoutPage'));
+const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+const VerifySignupEmailPage = lazy(() => import('../features/auth/VerifySignupEmailPage'));
+const MagicLinkLoginPage = lazy(() => import('../features/auth/MagicLinkLoginPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const ConferenceEmailPage = lazy(() => import('../features/auth/ConferenceEmailPage'));
+
+// Authenticated pages
+const UseCasePage = lazy(() => import('../features/auth/UseCasePage'));
+const AuthenticatedLayout = lazy(() => import('./AuthenticatedLayout'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const NotFoundPage = lazy(() => import('./NotFoundPage'));
+
+/** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazy import above. */
+const chromeRoutes: RouteObject[] = [
+  { index: true, element: page(DashboardPage) },
+  { path: 'settings', element: page(SettingsPage) },
+  // { path: 'children', element: page(ChildrenPage) },
+  // { path: 'children/:userId', element: page(ChildPage) },
+  { path: '*', element: page(NotFoundPage) },
+];
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: page(LoginPage) },
+  { path: '/logout', element: page(LogoutPage) },
+  { path: '/signup', element: page(SignupPage) },
+  { path: '/verify-signup-email/:token', element: page(VerifySignupEmailPage) },
+  { path: '/otp/:token', element: page(MagicLinkLoginPage) },
+  { path: '/reset-password', element: page(ForgotPasswordPage) },
+  { path: '/reset-password/:token', element: page(ResetPasswordPage) },
+  { path: '/conf-workshop', element: page(ConferenceEmailPage, { source: 'workshop' }) },
+  { path: '/conf-booth', element: page(ConferenceEmailPage, { source: 'booth' }) },
+  {
+    element: <RequireSession />,
+    children: [
+      { path: '/use-case', element: page(UseCasePage) },
+      { path: '/', element: page(AuthenticatedLayout), children: chromeRoutes },
+    ],
+  },
+];

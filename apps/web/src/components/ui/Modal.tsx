@@ -1,0 +1,81 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { cx } from './cx';
+
+type ModalProps = {
+  isOpen: boolean;
+  title: string;
+  onClose?: () => void;
+  children: ReactNode;
+  icon?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+};
+
+const focusable =
+  'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/** A light accessible modal: focus moves in, Tab stays inside, Escape closes, focus returns. */
+export function Modal({ isOpen, title, onClose, children, icon, actions, className }: ModalProps) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    if (!isOpen) return;
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    const first = panel.current?.querySelector<HTMLElement>(focusable);
+    (first ?? panel.current)?.focus();
+
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape') onCloseRef.current?.();
+      if (event.key !== 'Tab' || !panel.current) return;
+      const items = [...panel.current.querySelectorAll<HTMLElement>(focusable)];
+      const [firstItem, lastItem] = [items[0], items.at(-1)];
+      if (!firstItem || !lastItem) return;
+      if (event.shiftKey && document.activeElement === firstItem) {
+        event.preventDefault();
+        lastItem.focus();
+      } else if (!event.shiftKey && document.activeElement === lastItem) {
+        event.preventDefault();
+        firstItem.focus();
+      }
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      previouslyFocused?.focus?.();
+    };
+  }, [isOpen]);
+
+  if (!isOpen) return null;
+  return (
+    <div className="fixed inset-0 z-50 flex items-end justify-center p-4 sm:items-center">
+      <div className="absolute inset-0 bg-slate-900/50" aria-hidden="true" onClick={onClose} />
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className={cx(
+          'relative w-full max-w-md rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+          className,
+        )}
+      >
+        <div className="flex gap-4">
+          {icon && <div className="shrink-0">{icon}</div>}
+          <div className="min-w-0 flex-1">
+            <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+              {title}
+            </h2>
+            <div className="mt-2 text-sm text-slate-600">{children}</div>
+          </div>
+        </div>
+        {actions && (
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{actions}</div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../components/ui/Button';
+import { TextInput } from '../../components/ui/TextInput';
+import { errorMessage } from '../../lib/errors';
+import { useSaveConferenceEmail } from './api';
+import { Alert, AuthLayout } from './AuthLayout';
+
+export type ConferenceSource = 'workshop' | 'booth';
+
+export function isConferenceEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+}
+
+export default function ConferenceEmailPage({ source }: { source: ConferenceSource }) {
+  const save = useSaveConferenceEmail();
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const [serverError, setServerError] = useState<PqlError | null>(null);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!isConferenceEmail(address)) {
+      setEmailError('Please enter a valid email address');
+      return;
+    }
+    setEmailError(undefined);
+    setServerError(null);
+    save.mutate({ email: address, source }, { onError: setServerError });
+  }
+
+  if (save.isSuccess) {
+    return (
+      <AuthLayout title="Thank you!">
+        <Alert tone="success">
+          We'll send more about Keyward to {email.trim()}. Enjoy the rest of the{' '}
+          {source === 'workshop' ? 'workshop' : 'conference'}!
+        </Alert>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title={source === 'workshop' ? 'Thanks for joining the workshop!' : 'Thanks for stopping by!'}
+      subtitle="Leave your email and we'll send you how to keep your kids safe online with Keyward."
+    >
+      {serverError && (
+        <div className="mb-4">
+          <Alert tone="error" title="Uh oh!">
+            {errorMessage(serverError)}
+          </Alert>
+        </div>
+      )}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextInput
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={setEmail}
+          error={emailError}
+        />
+        <Button type="submit" fullWidth size="lg" isLoading={save.isPending}>
+          Send me the info
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,140 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { looksLikeEmail } from '@keyward/domain/email';
+import { MIN_PASSWORD_LENGTH } from '@keyward/domain/passwords';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/Button';
+import { TextInput } from '../../components/ui/TextInput';
+import { errorMessage } from '../../lib/errors';
+import { safeRedirectPath } from '../../lib/redirect';
+import { useSession } from '../../lib/session-context';
+import { useLogin, useRequestMagicLink } from './api';
+import { Alert, AuthLayout, linkClasses } from './AuthLayout';
+
+export const PASSWORD_CHANGED_BANNER =
+  'Password successfully changed! Please log in with your new password.';
+
+type FieldErrors = { email?: string; password?: string };
+
+export function loginFieldErrors(email: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (email.trim() === '') errors.email = 'Email is required.';
+  if (password === '') errors.password = 'Password is required.';
+  else if (password.length < MIN_PASSWORD_LENGTH) {
+    errors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
+  }
+  return errors;
+}
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { logIn } = useSession();
+  const login = useLogin();
+  const magicLink = useRequestMagicLink();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<PqlError | null>(null);
+  const [isMagicLinkSent, setIsMagicLinkSent] = useState(false);
+
+  const redirect = params.get('redirect');
+  const isAfterReset = params.has('reset');
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const errors = loginFieldErrors(email, password);
+    setFieldErrors(errors);
+    setServerError(null);
+    if (errors.email || errors.password) return;
+    login.mutate(
+      { email: email.trim(), password },
+      {
+        onSuccess: ({ adminId, token }) => {
+          logIn({ adminId, token });
+          navigate(safeRedirectPath(redirect), { replace: true });
+        },
+        onError: setServerError,
+      },
+    );
+  }
+
+  function onSendMagicLink() {
+    setServerError(null);
+    magicLink.mutate(
+      { email: email.trim(), redirect: redirect ?? undefined },
+      { onSuccess: () => setIsMagicLinkSent(true), onError: setServerError },
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Parent Login"
+      footer={
+        <>
+          Don't have an account?{' '}
+          <Link to="/signup" className={linkClasses}>
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {isAfterReset && <Alert tone="success">{PASSWORD_CHANGED_BANNER}</Alert>}
+        {isMagicLinkSent && (
+          <Alert tone="success" title="Check your email">
+            We sent a magic link to {email.trim()}. Click it to log in.
+          </Alert>
+        )}
+        {serverError && <Alert tone="error">{errorMessage(serverError)}</Alert>}
+      </div>
+      <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
+        <TextInput
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={setEmail}
+          error={fieldErrors.email}
+        />
+        <TextInput
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          value={password}
+          onChange={setPassword}
+          error={fieldErrors.password}
+        />
+        <div className="flex justify-end">
+          <Link to="/reset-password" className={`text-sm ${linkClasses}`}>
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" fullWidth size="lg" isLoading={login.isPending}>
+          Log in
+        </Button>
+      </form>
+      <div className="my-6 flex items-center gap-3 text-xs text-slate-400" aria-hidden="true">
+        <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />
+      </div>
+      <Button
+        variant="secondary"
+        fullWidth
+        size="lg"
+        disabled={!looksLikeEmail(email)}
+        isLoading={magicLink.isPending}
+        onClick={onSendMagicLink}
+      >
+        Send Magic Link
+      </Button>
+      <p className="mt-2 text-center text-xs text-slate-500">
+        We'll email you a link that logs you in without a password.
+      </p>
+    </AuthLayout>
+  );
+}

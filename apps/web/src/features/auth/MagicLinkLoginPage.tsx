@@ -1,0 +1,45 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { DASHBOARD_TAGS } from '../../lib/api/wire-constants';
+import { errorMessage } from '../../lib/errors';
+import { safeRedirectPath } from '../../lib/redirect';
+import { useSession } from '../../lib/session-context';
+import { loginWithMagicLinkOnce } from './api';
+import { linkClasses } from './AuthLayout';
+
+export const MAGIC_LINK_NOT_FOUND = 'Magic Link token not found, or expired. Please try again.';
+
+export default function MagicLinkLoginPage() {
+  const { token = '' } = useParams();
+  const [params] = useSearchParams();
+  const redirect = params.get('redirect');
+  const navigate = useNavigate();
+  const { logIn } = useSession();
+  const [error, setError] = useState<PqlError | null>(null);
+
+  useEffect(() => {
+    let isActive = true;
+    loginWithMagicLinkOnce(token).then((result) => {
+      if (!isActive) return;
+      if (result.type === 'error') return setError(result.error);
+      logIn(result.value);
+      navigate(safeRedirectPath(redirect), { replace: true });
+    });
+    return () => {
+      isActive = false;
+    };
+  }, [token, redirect, logIn, navigate]);
+
+  if (!error) return <FullPageStatus status="loading" title="Logging you in..." />;
+  const message =
+    error.tag === DASHBOARD_TAGS.magicLinkTokenNotFound ? MAGIC_LINK_NOT_FOUND : errorMessage(error);
+  return (
+    <FullPageStatus status="failure" message={message}>
+      <Link to="/login" className={linkClasses}>
+        Back to login
+      </Link>
+    </FullPageStatus>
+  );
+}

@@ -1,0 +1,119 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { MIN_PASSWORD_LENGTH, signupPasswordProblem } from '@keyward/domain/passwords';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/Button';
+import { TextInput } from '../../components/ui/TextInput';
+import { useSession } from '../../lib/session-context';
+import { useSignup } from './api';
+import { Alert, AuthLayout, linkClasses } from './AuthLayout';
+
+export const SIGNUP_REDIRECT_DELAY_MS = 7500;
+export const SIGNUP_FAILED_MESSAGE = 'Shucks! Something went wrong, please try again.';
+
+export default function SignupPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { logIn } = useSession();
+  const signup = useSignup();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [serverError, setServerError] = useState<PqlError | null>(null);
+  const [isEmailSent, setIsEmailSent] = useState(false);
+
+  useEffect(() => {
+    if (!isEmailSent) return;
+    const timer = setTimeout(() => navigate('/login'), SIGNUP_REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [isEmailSent, navigate]);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const errors = {
+      email: email.trim() === '' ? 'Email is required.' : undefined,
+      password: signupPasswordProblem(password) ?? undefined,
+    };
+    setFieldErrors(errors);
+    setServerError(null);
+    if (errors.email || errors.password) return;
+    signup.mutate(
+      { email: email.trim(), password, gclid: params.get('gclid') ?? undefined },
+      {
+        onSuccess: ({ admin }) => {
+          if (admin) {
+            logIn({ adminId: admin.adminId, token: admin.token });
+            navigate('/use-case', { replace: true });
+          } else {
+            setIsEmailSent(true);
+          }
+        },
+        onError: setServerError,
+      },
+    );
+  }
+
+  if (isEmailSent) {
+    return (
+      <AuthLayout title="Check your email">
+        <Alert tone="success" title="Almost there!">
+          We sent a verification link to {email.trim()}. Click it to finish creating your account.
+        </Alert>
+        <p className="mt-4 text-sm text-slate-500">
+          Taking you to the{' '}
+          <Link to="/login" className={linkClasses}>
+            login page
+          </Link>{' '}
+          in a few seconds...
+        </p>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="Start your free trial of Keyward."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/login" className={linkClasses}>
+            Log in
+          </Link>
+        </>
+      }
+    >
+      {serverError && (
+        <div className="mb-4">
+          <Alert tone="error">{serverError.userMessage ?? SIGNUP_FAILED_MESSAGE}</Alert>
+        </div>
+      )}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextInput
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={setEmail}
+          error={fieldErrors.email}
+        />
+        <TextInput
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          value={password}
+          onChange={setPassword}
+          error={fieldErrors.password}
+        />
+        <Button type="submit" fullWidth size="lg" isLoading={signup.isPending}>
+          Sign up
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

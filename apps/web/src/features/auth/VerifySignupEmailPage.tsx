@@ -1,0 +1,44 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { DASHBOARD_TAGS } from '../../lib/api/wire-constants';
+import { useSession } from '../../lib/session-context';
+import { verifySignupEmailOnce } from './api';
+import { linkClasses } from './AuthLayout';
+
+export default function VerifySignupEmailPage() {
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const { logIn } = useSession();
+  const [error, setError] = useState<PqlError | null>(null);
+
+  useEffect(() => {
+    let isActive = true;
+    verifySignupEmailOnce(token).then((result) => {
+      if (!isActive) return;
+      if (result.type === 'error') return setError(result.error);
+      logIn(result.value);
+      // the use-case survey is the next onboarding step
+      navigate('/use-case', { replace: true });
+    });
+    return () => {
+      isActive = false;
+    };
+  }, [token, logIn, navigate]);
+
+  if (!error) return <FullPageStatus status="loading" title="Verifying your email address..." />;
+
+  if (error.tag === DASHBOARD_TAGS.emailAlreadyVerified) {
+    return (
+      <FullPageStatus status="success" title="Your email address has already been verified.">
+        <Link to="/login" className={linkClasses}>
+          Log in
+        </Link>
+      </FullPageStatus>
+    );
+  }
+  return (
+    <FullPageStatus status="failure" message={error.userMessage ?? 'Failed to verify email address.'} />
+  );
+}

@@ -1,0 +1,64 @@
+import { greeting } from '@keyward/domain/wording';
+import { BookOpenIcon, PlayCircleIcon, PlusIcon } from '@heroicons/react/24/outline';
+import { LinkButton } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { externalLinks } from '../../lib/links';
+
+const resourceClasses =
+  'flex items-start gap-4 rounded-xl p-4 ring-1 ring-slate-200 transition-colors hover:bg-violet-50 hover:ring-violet-300 focus-visible:outline-2 focus-visible:outline-violet-500';
+
+/** Situation 3 of the spec: no children yet. (Situations 1 and 2 come with the children feature.) */
+export default function DashboardPage({ now = new Date() }: { now?: Date }) {
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm font-semibold text-fuchsia-600">{greeting(now.getHours())}!</p>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">Welcome to Keyward</h1>
+      </div>
+      <Card className="bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white ring-0">
+        <h2 className="text-xl font-semibold">Let's get your first child set up</h2>
+        <p className="mt-2 max-w-2xl text-violet-100">
+          Keyward keeps your child's computer safe by blocking the internet except for what you
+          unlock with keys. Start by adding a child, then connect their computer with the Keyward
+          Mac app.
+        </p>
+        <div className="mt-6">
+          <LinkButton to="/children/new" variant="secondary" size="lg" className="ring-0">
+            <PlusIcon className="h-5 w-5" aria-hidden="true" />
+            Add a child
+          </LinkButton>
+        </div>
+      </Card>
+      <div className="grid gap-4 md:grid-cols-2">
+        <a
+          href={externalLinks.howToVideo}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={resourceClasses}
+        >
+          <PlayCircleIcon className="h-8 w-8 shrink-0 text-violet-600" aria-hidden="true" />
+          <span>
+            <span className="block font-semibold text-slate-900">Watch the how-to video</span>
+            <span className="block text-sm text-slate-500">
+              See how parents set up Keyward in a few minutes.
+            </span>
+          </span>
+        </a>
+        <a
+          href={externalLinks.gettingStartedGuide}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={resourceClasses}
+        >
+          <BookOpenIcon className="h-8 w-8 shrink-0 text-fuchsia-600" aria-hidden="true" />
+          <span>
+            <span className="block font-semibold text-slate-900">Read the getting-started guide</span>
+            <span className="block text-sm text-slate-500">
+              Step by step: children, computers, keychains and keys.
+            </span>
+          </span>
+        </a>
+      </div>
+    </div>
+  );
+}

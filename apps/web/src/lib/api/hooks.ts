@@ -1,0 +1,116 @@
+import type {
+  DashboardInput,
+  DashboardOperation,
+  DashboardOutput,
+} from '@keyward/contract/dashboard';
+import type { PqlError } from '@keyward/contract/errors';
+import {
+  type QueryKey,
+  type UseMutationResult,
+  type UseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { isTestMode } from '../env';
+import { logoutPath } from '../errors';
+import { ERROR_TOAST_DURATION_MS, mutationToastText, type ToastSubject } from '../toast-wording';
+import { callDashboard } from './client';
+import { queryRetryDelay, shouldRetryQuery } from './retry';
+
+export function dashboardQueryKey(op: DashboardOperation, input?: unknown): QueryKey {
+  return input === undefined ? ['dashboard', op] : ['dashboard', op, input];
+}
+
+/** Calls the operation and throws its PqlError, the shape react-query expects. */
+export async function callDashboardOrThrow<Op extends DashboardOperation>(
+  op: Op,
+  input: DashboardInput<Op>,
+): Promise<DashboardOutput<Op>> {
+  const result = await callDashboard(op, input);
+  if (result.type === 'error') throw result.error;
+  return result.value;
+}
+
+/** Sends the parent to /logout (remembering where they were) when the session is gone. */
+export function useLoggedOutRedirect(): (error: PqlError | null | undefined) => boolean {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return useCallback(
+    (error) => {
+      if (error?.type !== 'loggedOut') return false;
+      navigate(logoutPath(location.pathname, location.search), { replace: true });
+      return true;
+    },
+    [navigate, location.pathname, location.search],
+  );
+}
+
+type QueryOptions = {
+  enabled?: boolean;
+  staleTime?: number;
+  refetchInterval?: number | false;
+  refetchOnWindowFocus?: boolean;
+};
+
+/** A read: retried up to 3 times (1 s, 2 s, 4 s) except loggedOut, notFound, badRequest, tests. */
+export function useDashboardQuery<Op extends DashboardOperation>(
+  op: Op,
+  input: DashboardInput<Op>,
+  options: QueryOptions = {},
+): UseQueryResult<DashboardOutput<Op>, PqlError> {
+  const redirectIfLoggedOut = useLoggedOutRedirect();
+  const query = useQuery<DashboardOutput<Op>, PqlError>({
+    queryKey: dashboardQueryKey(op, input),
+    queryFn: () => callDashboardOrThrow(op, input),
+    retry: (failureCount, error) => shouldRetryQuery(failureCount, error, isTestMode()),
+    retryDelay: queryRetryDelay,
+    enabled: options.enabled,
+    staleTime: options.staleTime,
+    refetchInterval: options.refetchInterval,
+    refetchOnWindowFocus: options.refetchOnWindowFocus,
+  });
+  useEffect(() => {
+    redirectIfLoggedOut(query.error);
+  }, [query.error, redirectIfLoggedOut]);
+  return query;
+}
+
+type MutationOptions = {
+  toast?: ToastSubject;
+  /** Operations whose cached reads are stale after this mutation succeeds. */
+  invalidates?: DashboardOperation[];
+};
+
+/** A write: never retried; optional loading/success/error toasts. */
+export function useDashboardMutation<Op extends DashboardOperation>(
+  op: Op,
+  options: MutationOptions = {},
+): UseMutationResult<DashboardOutput<Op>, PqlError, DashboardInput<Op>, string | number | undefined> {
+  const queryClient = useQueryClient();
+  const redirectIfLoggedOut = useLoggedOutRedirect();
+  const { toast: subject, invalidates = [] } = options;
+  return useMutation<DashboardOutput<Op>, PqlError, DashboardInput<Op>, string | number | undefined>({
+    mutationFn: (input) => callDashboardOrThrow(op, input),
+    retry: false,
+    onMutate: () => (subject ? toast.loading(mutationToastText(subject).loading) : undefined),
+    onSuccess: async (_value, _input, toastId) => {
+      if (subject) toast.success(mutationToastText(subject).success, { id: toastId });
+      await Promise.all(
+        invalidates.map((name) => queryClient.invalidateQueries({ queryKey: ['dashboard', name] })),
+      );
+    },
+    onError: (error, _input, toastId) => {
+      if (subject) {
+        toast.error(mutationToastText(subject).error, {
+          id: toastId,
+          duration: ERROR_TOAST_DURATION_MS,
+        });
+      }
+      redirectIfLoggedOut(error);
+    },
+  });
+}

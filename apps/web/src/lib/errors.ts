@@ -1,0 +1,51 @@
+import type { PqlError } from '@keyward/contract/errors';
+import { CLIENT_ERROR_IDS, PQL_ERROR_TYPES } from './api/wire-constants';
+
+export const GENERIC_ERROR_MESSAGE =
+  "Sorry, there's been some sort of technical issue (probably on our end). Please try again, or contact support if the problem persists.";
+
+export const NETWORK_ERROR_MESSAGE =
+  "Something seems funny with the network. Are you sure you're connected to the internet?";
+
+export function isPqlError(value: unknown): value is PqlError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    candidate.isPqlError === true &&
+    typeof candidate.id === 'string' &&
+    typeof candidate.type === 'string' &&
+    (PQL_ERROR_TYPES as readonly string[]).includes(candidate.type)
+  );
+}
+
+/** Non-API exceptions thrown in dashboard code become a clientError (spec §8). */
+export function toPqlError(error: unknown): PqlError {
+  if (isPqlError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    isPqlError: true,
+    id: CLIENT_ERROR_IDS.wrapped,
+    type: 'clientError',
+    debugMessage: `Unexpected error: ${message}`,
+    showContactSupport: true,
+  };
+}
+
+/** Display rules of spec §8. */
+export function errorMessage(error: PqlError): string {
+  if (error.userMessage) return error.userMessage;
+  if (error.type === 'notFound') {
+    return error.entityName ? `${error.entityName} not found.` : 'Not found.';
+  }
+  return GENERIC_ERROR_MESSAGE;
+}
+
+export function errorTitle(error: PqlError): 'Not found' | 'Error' {
+  return error.type === 'notFound' ? 'Not found' : 'Error';
+}
+
+/** Where a loggedOut answer sends the parent: /logout, remembering the page unless it is `/`. */
+export function logoutPath(pathname: string, search = ''): string {
+  if (pathname === '/' || pathname === '') return '/logout';
+  return `/logout?redirect=${encodeURIComponent(pathname + search)}`;
+}

@@ -1,0 +1,6 @@
+export const externalLinks = {
+  documentation: 'https://keyward.app/docs',
+  contactSupport: 'mailto:support@keyward.app',
+  howToVideo: 'https://keyward.app/docs/how-to-video',
+  gettingStartedGuide: 'https://keyward.app/docs/getting-started',
+} as const;

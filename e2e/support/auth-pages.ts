@@ -1,0 +1,27 @@
+import { expect, type Page } from '@playwright/test';
+
+/** What a parent does on the 'Parent Login' page to log in with a password. */
+export async function logInWithPassword(page: Page, email: string, password: string) {
+  await expect(page.getByRole('heading', { name: 'Parent Login' })).toBeVisible();
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password/i).fill(password);
+  await page.getByRole('button', { name: /^(log ?in|sign in)$/i }).click();
+}
+
+export async function expectLoginPage(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Parent Login' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+}
+
+/** The signed-in chrome: the sidebar's Log out link is there and the login page is not. */
+export async function expectSignedIn(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Parent Login' })).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Log out' }).first()).toBeAttached();
+}
+
+/** Settings shows the account's email address (read-only). */
+export async function expectSettingsFor(page: Page, email: string) {
+  await expect(page).toHaveURL(/\/settings$/);
+  const shown = page.getByText(email, { exact: true }).or(page.locator(`input[value="${email}"]`));
+  await expect(shown.first()).toBeVisible();
+}

@@ -1,0 +1,26 @@
+import { test as base, expect } from '@playwright/test';
+import { Mailbox } from './mailbox.ts';
+
+export interface Fixtures {
+  mailbox: Mailbox;
+}
+
+export const test = base.extend<Fixtures>({
+  // The global setup picks the server's port and exports it; workers inherit the environment.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.
+  baseURL: async ({}, use) => {
+    const url = process.env.E2E_BASE_URL;
+    if (!url)
+      throw new Error('E2E_BASE_URL is not set: run the tests through playwright.config.ts');
+    await use(url);
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.
+  mailbox: async ({}, use) => {
+    const dir = process.env.E2E_MAIL_DIR;
+    if (!dir)
+      throw new Error('E2E_MAIL_DIR is not set: run the tests through playwright.config.ts');
+    await use(new Mailbox(dir));
+  },
+});
+
+export { expect };

@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMailCatcher } from './mail-catcher.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const webDist = join(root, 'apps/web/dist');
+
+/**
+ * Starts a local SMTP catcher and the real server (fresh SQLite database, built SPA) for the
+ * whole run. Tests find them through E2E_BASE_URL and E2E_MAIL_DIR (workers inherit our env).
+ * The returned function is the teardown.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(join(webDist, 'index.html'))) buildWeb();
+
+  const workDir = mkdtempSync(join(tmpdir(), 'keyward-e2e-'));
+  const mailDir = join(workDir, 'mail');
+  const dataDir = join(workDir, 'data');
+  mkdirSync(mailDir);
+  mkdirSync(dataDir);
+
+  const catcher = await startMailCatcher(mailDir);
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const logPath = join(workDir, 'server.log');
+  const log = createWriteStream(logPath);
+
+  // The e2e run always uses its own SQLite file, whatever the caller's environment says.
+  const { DATABASE_URL: _db, ...inherited } = process.env;
+  const server = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${catcher.port}`,
+      NODE_ENV: 'test',
+      RATE_LIMIT_SCALE: '1000',
+      DASHBOARD_URL: baseURL,
+      WEB_DIST: webDist,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+
+  const stop = async () => {
+    await stopProcess(server);
+    await catcher.close();
+    log.end();
+    if (process.env.KEEP_E2E_TMP) console.log(`e2e files kept in ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseURL, server, 60_000);
+  } catch (error) {
+    const tail = existsSync(logPath) ? readFileSync(logPath, 'utf8').slice(-4000) : '';
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- server log (tail) ---\n${tail}`);
+  }
+
+  process.env.E2E_BASE_URL = baseURL;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_SERVER_LOG = logPath;
+  return stop;
+}
+
+function buildWeb(): void {
+  console.log('apps/web/dist is missing: building the SPA (npm run build -w apps/web)');
+  const result = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('Building the SPA failed (npm run build -w apps/web)');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseURL: string, server: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(`The server exited with code ${server.exitCode} before becoming healthy`);
+    }
+    try {
+      const response = await fetch(`${baseURL}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server did not answer GET /healthz within ${timeoutMs / 1000} s`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}

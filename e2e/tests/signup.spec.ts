@@ -1,0 +1,41 @@
+import { expectSettingsFor, expectSignedIn } from '../support/auth-pages.ts';
+import { expect, test } from '../support/fixtures.ts';
+import { uniqueEmail, verifyLink } from '../support/parents.ts';
+
+test('a new parent signs up and the emailed verification link logs them in', async ({
+  page,
+  mailbox,
+}) => {
+  const email = uniqueEmail('signup');
+  await page.goto('/signup');
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password/i).fill('first-password-1');
+  const since = Date.now();
+  await page.getByRole('button', { name: /sign ?up|create account|get started/i }).click();
+
+  const mail = await mailbox.waitFor({ to: email, link: verifyLink, since });
+  const link = mail.linkMatching(verifyLink);
+  expect(new URL(link).origin).toBe(new URL(page.url()).origin);
+
+  await page.goto(link);
+  await expectSignedIn(page);
+
+  await page.goto('/settings');
+  await expectSettingsFor(page, email);
+});
+
+test('an unverified parent cannot log in yet', async ({ page, mailbox }) => {
+  const email = uniqueEmail('unverified');
+  await page.goto('/signup');
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password/i).fill('first-password-1');
+  await page.getByRole('button', { name: /sign ?up|create account|get started/i }).click();
+  await mailbox.waitFor({ to: email, link: verifyLink });
+
+  await page.goto('/login');
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password/i).fill('first-password-1');
+  await page.getByRole('button', { name: /^(log ?in|sign in)$/i }).click();
+  await expect(page.getByText(/may not login until your email is verified/i)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Parent Login' })).toBeVisible();
+});

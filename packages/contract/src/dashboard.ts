@@ -1,0 +1,301 @@
+import { z } from 'zod';
+import type { InputOf, OperationDef, OutputOf, ParsedInputOf } from './operation.ts';
+import {
+  ActivityFeed,
+  ActivityRange,
+  AdminKeychain,
+  AdminNotificationTrigger,
+  BlockRule,
+  DashboardWidgetsOutput,
+  DaySummary,
+  DecideFilterSuspensionRequestInput,
+  DeletableEntityType,
+  Device,
+  GetAdminOutput,
+  GetIOSDeviceOutput,
+  IdentifiedApp,
+  IsoDate,
+  inputArray,
+  inputObject,
+  Key,
+  KeychainSummary,
+  LIMITS,
+  NotificationMethodConfig,
+  optionalInput,
+  ReleaseChannel,
+  RequestStatus,
+  SaveUserInput,
+  SecurityEvent,
+  SharedKey,
+  SuccessOutput,
+  SuspendFilterRequest,
+  UnlockRequest,
+  User,
+  Uuid,
+  WebPolicy,
+} from './shared.ts';
+
+// The dashboard namespace: `POST /pairql/dashboard/{Op}` (wire-contract §5.1).
+
+const LoginOutput = z.object({ adminId: Uuid, token: Uuid });
+
+const CheckoutSessionInput = inputObject({ stripeCheckoutSessionId: z.string() });
+
+export const DeleteActivityItemsInput = inputObject({
+  keystrokeLineIds: inputArray(Uuid),
+  screenshotIds: inputArray(Uuid),
+}).refine(
+  (input) => input.keystrokeLineIds.length + input.screenshotIds.length <= LIMITS.arrayItems,
+  {
+    message: `At most ${LIMITS.arrayItems} ids per call`,
+  },
+);
+
+export const dashboard = {
+  ChildActivitySummaries: {
+    auth: 'parent',
+    input: inputObject({ childId: Uuid, jsTimezoneOffsetMinutes: z.number() }),
+    output: z.object({ childName: z.string(), days: z.array(DaySummary) }),
+  },
+  CombinedUsersActivityFeed: {
+    auth: 'parent',
+    input: inputObject({ range: ActivityRange }),
+    output: z.array(ActivityFeed),
+  },
+  ConfirmPendingNotificationMethod: {
+    auth: 'parent',
+    input: inputObject({ id: Uuid, code: z.number().int() }),
+    output: SuccessOutput,
+  },
+  CreatePendingAppConnection: {
+    auth: 'parent',
+    input: inputObject({ userId: Uuid }),
+    output: z.object({ code: z.number() }),
+  },
+  CreatePendingNotificationMethod: {
+    auth: 'parent',
+    input: NotificationMethodConfig,
+    output: z.object({ methodId: Uuid }),
+  },
+  DashboardWidgets: { auth: 'parent', input: null, output: DashboardWidgetsOutput },
+  DecideFilterSuspensionRequest: {
+    auth: 'parent',
+    input: DecideFilterSuspensionRequestInput,
+    output: SuccessOutput,
+  },
+  DeleteActivityItems_v2: {
+    auth: 'parent',
+    input: DeleteActivityItemsInput,
+    output: SuccessOutput,
+  },
+  DeleteEntity_v2: {
+    auth: 'parent',
+    input: inputObject({ id: Uuid, type: DeletableEntityType }),
+    output: SuccessOutput,
+  },
+  FamilyActivitySummaries: {
+    auth: 'parent',
+    input: inputObject({ jsTimezoneOffsetMinutes: z.number() }),
+    output: z.array(DaySummary),
+  },
+  FlagActivityItems: { auth: 'parent', input: inputArray(Uuid), output: SuccessOutput },
+  GetAdmin: { auth: 'parent', input: null, output: GetAdminOutput },
+  GetAdminKeychain: {
+    auth: 'parent',
+    input: Uuid,
+    output: z.object({ summary: KeychainSummary, keys: z.array(Key) }),
+  },
+  GetAdminKeychains: {
+    auth: 'parent',
+    input: null,
+    output: z.object({
+      keychains: z.array(AdminKeychain),
+      children: z.array(z.object({ id: Uuid, name: z.string() })),
+    }),
+  },
+  GetDevice: { auth: 'parent', input: Uuid, output: Device },
+  GetDevices: { auth: 'parent', input: null, output: z.array(Device) },
+  GetIdentifiedApps: { auth: 'parent', input: null, output: z.array(IdentifiedApp) },
+  GetIOSDevice: { auth: 'parent', input: Uuid, output: GetIOSDeviceOutput },
+  GetSelectableKeychains: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ own: z.array(KeychainSummary), public: z.array(KeychainSummary) }),
+  },
+  GetSuspendFilterRequest: { auth: 'parent', input: Uuid, output: SuspendFilterRequest },
+  GetUnlockRequest: { auth: 'parent', input: Uuid, output: UnlockRequest },
+  GetUnlockRequests: { auth: 'parent', input: null, output: z.array(UnlockRequest) },
+  GetUser: { auth: 'parent', input: Uuid, output: User },
+  GetUserUnlockRequests: { auth: 'parent', input: Uuid, output: z.array(UnlockRequest) },
+  GetUsers: { auth: 'parent', input: null, output: z.array(User) },
+  HandleCheckoutCancel: { auth: 'parent', input: CheckoutSessionInput, output: SuccessOutput },
+  HandleCheckoutSuccess: { auth: 'parent', input: CheckoutSessionInput, output: SuccessOutput },
+  IOSDevices: {
+    auth: 'parent',
+    input: null,
+    output: z.array(
+      z.object({
+        id: Uuid,
+        childName: z.string(),
+        deviceType: z.string(),
+        osVersion: z.string(),
+      }),
+    ),
+  },
+  LatestAppVersions: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ stable: z.string(), beta: z.string(), canary: z.string() }),
+  },
+  LogEvent: {
+    auth: 'parent',
+    // eventId is a short hex code, not a UUID
+    input: inputObject({ eventId: z.string().max(LIMITS.event), detail: z.string() }),
+    output: SuccessOutput,
+  },
+  Login: {
+    auth: 'none',
+    input: inputObject({ email: z.string(), password: z.string() }),
+    output: LoginOutput,
+  },
+  LoginMagicLink: { auth: 'none', input: inputObject({ token: Uuid }), output: LoginOutput },
+  Logout: { auth: 'parent', input: null, output: SuccessOutput },
+  RequestMagicLink: {
+    auth: 'none',
+    input: inputObject({
+      email: z.string(),
+      // a dashboard path such as `/children/123`; the server accepts only relative paths
+      redirect: optionalInput(z.string().max(LIMITS.url)),
+    }),
+    output: SuccessOutput,
+  },
+  RequestPublicKeychain: {
+    auth: 'parent',
+    input: inputObject({
+      searchQuery: z.string().max(LIMITS.searchQuery),
+      description: z.string().max(LIMITS.comment),
+    }),
+    output: SuccessOutput,
+  },
+  ResetPassword: {
+    auth: 'none',
+    input: inputObject({ token: Uuid, password: z.string() }),
+    output: SuccessOutput,
+  },
+  SaveConferenceEmail: {
+    auth: 'none',
+    input: inputObject({ email: z.string(), source: z.enum(['workshop', 'booth']) }),
+    output: SuccessOutput,
+  },
+  SaveDevice: {
+    auth: 'parent',
+    input: inputObject({
+      id: Uuid,
+      // absent clears the custom name
+      name: optionalInput(z.string().max(LIMITS.name)),
+      releaseChannel: ReleaseChannel,
+    }),
+    output: SuccessOutput,
+  },
+  SaveKey: {
+    auth: 'parent',
+    input: inputObject({
+      isNew: z.boolean(),
+      id: Uuid,
+      keychainId: Uuid,
+      key: SharedKey,
+      comment: optionalInput(z.string().max(LIMITS.comment)),
+      expiration: optionalInput(IsoDate),
+    }),
+    output: SuccessOutput,
+  },
+  SaveKeychain: {
+    auth: 'parent',
+    input: inputObject({
+      isNew: z.boolean(),
+      id: Uuid,
+      name: z.string().max(LIMITS.name),
+      description: optionalInput(z.string().max(LIMITS.comment)),
+    }),
+    output: SuccessOutput,
+  },
+  SaveNotification: {
+    auth: 'parent',
+    input: inputObject({
+      id: Uuid,
+      isNew: z.boolean(),
+      methodId: Uuid,
+      trigger: AdminNotificationTrigger,
+    }),
+    output: SuccessOutput,
+  },
+  SaveUser: { auth: 'parent', input: SaveUserInput, output: SuccessOutput },
+  SecurityEventsFeed: { auth: 'parent', input: null, output: z.array(SecurityEvent) },
+  SendPasswordResetEmail: {
+    auth: 'none',
+    input: inputObject({ email: z.string() }),
+    output: SuccessOutput,
+  },
+  Signup: {
+    auth: 'none',
+    input: inputObject({
+      email: z.string(),
+      password: z.string(),
+      gclid: optionalInput(z.string().max(LIMITS.gclid)),
+      // accepted for compatibility and ignored
+      abTestVariant: optionalInput(z.string()),
+    }),
+    // `admin` absent ⇒ "verification email sent"
+    output: z.object({ admin: LoginOutput.optional() }),
+  },
+  StripeUrl: { auth: 'parent', input: null, output: z.object({ url: z.string() }) },
+  ToggleChildKeychain: {
+    auth: 'parent',
+    input: inputObject({ keychainId: Uuid, childId: Uuid }),
+    output: SuccessOutput,
+  },
+  UpdateIOSDevice: {
+    auth: 'parent',
+    input: inputObject({
+      deviceId: Uuid,
+      enabledBlockGroups: inputArray(Uuid),
+      webPolicy: WebPolicy,
+      webPolicyDomains: inputArray(z.string()),
+    }),
+    output: SuccessOutput,
+  },
+  UpdateUnlockRequest: {
+    auth: 'parent',
+    input: inputObject({
+      id: Uuid,
+      responseComment: optionalInput(z.string().max(LIMITS.comment)),
+      status: RequestStatus,
+    }),
+    output: SuccessOutput,
+  },
+  UpsertBlockRule: {
+    auth: 'parent',
+    // `id` absent ⇒ create; the output is the rule id as a bare JSON string
+    input: inputObject({ id: optionalInput(Uuid), deviceId: Uuid, rule: BlockRule }),
+    output: Uuid,
+  },
+  UserActivityFeed: {
+    auth: 'parent',
+    input: inputObject({ userId: Uuid, range: ActivityRange }),
+    output: ActivityFeed,
+  },
+  VerifySignupEmail: { auth: 'none', input: inputObject({ token: Uuid }), output: LoginOutput },
+} as const satisfies Record<string, OperationDef>;
+
+export type DashboardOperation = keyof typeof dashboard;
+export type DashboardInput<Op extends DashboardOperation> = InputOf<(typeof dashboard)[Op]>;
+export type DashboardParsedInput<Op extends DashboardOperation> = ParsedInputOf<
+  (typeof dashboard)[Op]
+>;
+export type DashboardOutput<Op extends DashboardOperation> = OutputOf<(typeof dashboard)[Op]>;
+
+export const dashboardOperationNames = Object.keys(dashboard) as DashboardOperation[];
+
+export function isDashboardOperation(name: string): name is DashboardOperation {
+  return Object.hasOwn(dashboard, name);
+}

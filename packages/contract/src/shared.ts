@@ -1,0 +1,595 @@
+import { z } from 'zod';
+
+// Shared wire shapes of the dashboard contract (wire-contract §3, §4, §5.3).
+// Output shapes are strict: an optional key may be absent but never `null`.
+// Input shapes go through `optionalInput` / `inputObject`, which treat `null` like an absent key.
+
+// ---------------------------------------------------------------------------
+// Input limits (server-behaviour §10.3) that are visible in the shape
+
+export const LIMITS = {
+  name: 100,
+  comment: 2000,
+  searchQuery: 255,
+  gclid: 128,
+  url: 2000,
+  event: 255,
+  extraMonitoring: 255,
+  keystrokeLine: 10_000,
+  ipAddress: 64,
+  macVersion: 12,
+  arrayItems: 1000,
+  minScreenshotsFrequency: 10,
+} as const;
+
+// ---------------------------------------------------------------------------
+// Input helpers
+
+function nullToUndefined(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+/**
+ * An optional input field that also accepts `null` and treats it as absent.
+ * Typed as `ZodOptional<T>` so inferred input/output types stay `T | undefined`; at runtime it is a
+ * preprocess pipe (do not call `.unwrap()` on it).
+ */
+export function optionalInput<T extends z.ZodType>(schema: T): z.ZodOptional<T> {
+  return z.preprocess(nullToUndefined, schema.optional()) as unknown as z.ZodOptional<T>;
+}
+
+function dropUndefinedKeys<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (record[key] === undefined) delete record[key];
+    }
+  }
+  return value;
+}
+
+/** An input object: `{ a: null }` for an `optionalInput` field `a` parses as `{}` (key absent). */
+export function inputObject<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.object(shape).overwrite(dropUndefinedKeys);
+}
+
+/** An input array capped at the per-request item limit. */
+export function inputArray<T extends z.ZodType>(item: T) {
+  return z.array(item).max(LIMITS.arrayItems);
+}
+
+// ---------------------------------------------------------------------------
+// Scalars
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Canonical 8-4-4-4-12 UUID in either letter case; parses to lowercase. */
+export const Uuid = z.string().regex(UUID_PATTERN, 'Invalid UUID').toLowerCase();
+export type Uuid = z.infer<typeof Uuid>;
+
+const SECONDS_AND_Z = /T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** ISO-8601 UTC with a `Z` suffix, with or without fractional seconds. */
+export const IsoDate = z.iso.datetime().regex(SECONDS_AND_Z, 'Invalid ISO date');
+export type IsoDate = z.infer<typeof IsoDate>;
+
+export const PlainTime = z.object({
+  hour: z.number().int().min(0).max(23),
+  minute: z.number().int().min(0).max(59),
+});
+export type PlainTime = z.infer<typeof PlainTime>;
+
+/** May wrap midnight (default downtime 21:00 → 05:00). */
+export const PlainTimeWindow = z.object({ start: PlainTime, end: PlainTime });
+export type PlainTimeWindow = z.infer<typeof PlainTimeWindow>;
+
+export const RuleSchedule = z.object({
+  mode: z.enum(['active', 'inactive']),
+  days: z.object({
+    sunday: z.boolean(),
+    monday: z.boolean(),
+    tuesday: z.boolean(),
+    wednesday: z.boolean(),
+    thursday: z.boolean(),
+    friday: z.boolean(),
+    saturday: z.boolean(),
+  }),
+  window: PlainTimeWindow,
+});
+export type RuleSchedule = z.infer<typeof RuleSchedule>;
+
+export const ReleaseChannel = z.enum(['stable', 'beta', 'canary']);
+export type ReleaseChannel = z.infer<typeof ReleaseChannel>;
+
+export const RequestStatus = z.enum(['pending', 'accepted', 'rejected']);
+export type RequestStatus = z.infer<typeof RequestStatus>;
+
+export const WebPolicy = z.enum([
+  'allowAll',
+  'blockAdult',
+  'blockAdultAnd',
+  'blockAllExcept',
+  'blockAll',
+]);
+export type WebPolicy = z.infer<typeof WebPolicy>;
+
+export const SuccessOutput = z.object({ success: z.boolean() });
+export type SuccessOutput = z.infer<typeof SuccessOutput>;
+
+// ---------------------------------------------------------------------------
+// Filter keys (tag `type`)
+
+export const SingleAppScope = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('bundleId'), bundleId: z.string() }),
+  z.object({ type: z.literal('identifiedAppSlug'), identifiedAppSlug: z.string() }),
+]);
+export type SingleAppScope = z.infer<typeof SingleAppScope>;
+
+export const AppScope = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('unrestricted') }),
+  z.object({ type: z.literal('webBrowsers') }),
+  z.object({ type: z.literal('single'), single: SingleAppScope }),
+]);
+export type AppScope = z.infer<typeof AppScope>;
+
+export const SharedKey = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('anySubdomain'), domain: z.string(), scope: AppScope }),
+  z.object({ type: z.literal('domain'), domain: z.string(), scope: AppScope }),
+  z.object({ type: z.literal('domainRegex'), pattern: z.string(), scope: AppScope }),
+  z.object({ type: z.literal('skeleton'), scope: SingleAppScope }),
+  z.object({ type: z.literal('ipAddress'), ipAddress: z.string(), scope: AppScope }),
+  z.object({ type: z.literal('path'), path: z.string(), scope: AppScope }),
+]);
+export type SharedKey = z.infer<typeof SharedKey>;
+
+export const Key = z.object({
+  id: Uuid,
+  keychainId: Uuid,
+  comment: z.string().optional(),
+  expiration: IsoDate.optional(),
+  key: SharedKey,
+});
+export type Key = z.infer<typeof Key>;
+
+// ---------------------------------------------------------------------------
+// Keychains
+
+export const KeychainSummary = z.object({
+  id: Uuid,
+  parentId: Uuid,
+  name: z.string(),
+  description: z.string().optional(),
+  warning: z.string().optional(),
+  isPublic: z.boolean(),
+  numKeys: z.number(),
+});
+export type KeychainSummary = z.infer<typeof KeychainSummary>;
+
+/** Unlike KeychainSummary: no `warning`, but a `schedule`. */
+export const UserKeychainSummary = z.object({
+  id: Uuid,
+  parentId: Uuid,
+  name: z.string(),
+  description: z.string().optional(),
+  isPublic: z.boolean(),
+  numKeys: z.number(),
+  schedule: RuleSchedule.optional(),
+});
+export type UserKeychainSummary = z.infer<typeof UserKeychainSummary>;
+
+export const AdminKeychain = z.object({
+  summary: KeychainSummary,
+  children: z.array(Uuid),
+  keys: z.array(Key),
+});
+export type AdminKeychain = z.infer<typeof AdminKeychain>;
+
+// ---------------------------------------------------------------------------
+// Parent account
+
+export const AdminNotificationTrigger = z.enum([
+  'unlockRequestSubmitted',
+  'suspendFilterRequestSubmitted',
+  'adminChildSecurityEvent',
+]);
+export type AdminNotificationTrigger = z.infer<typeof AdminNotificationTrigger>;
+
+export const AdminNotification = z.object({
+  id: Uuid,
+  trigger: AdminNotificationTrigger,
+  methodId: Uuid,
+});
+export type AdminNotification = z.infer<typeof AdminNotification>;
+
+export const AdminSubscriptionStatus = z.discriminatedUnion('case', [
+  z.object({ case: z.literal('trialing'), daysLeft: z.number() }),
+  z.object({ case: z.literal('complimentary') }),
+  z.object({ case: z.literal('paid') }),
+  z.object({ case: z.literal('overdue') }),
+  z.object({ case: z.literal('unpaid') }),
+]);
+export type AdminSubscriptionStatus = z.infer<typeof AdminSubscriptionStatus>;
+
+/** Also the top-level input of CreatePendingNotificationMethod. */
+export const NotificationMethodConfig = z.discriminatedUnion('case', [
+  z.object({
+    case: z.literal('slack'),
+    channelId: z.string(),
+    channelName: z.string(),
+    token: z.string(),
+  }),
+  z.object({ case: z.literal('email'), email: z.string() }),
+  z.object({ case: z.literal('text'), phoneNumber: z.string() }),
+]);
+export type NotificationMethodConfig = z.infer<typeof NotificationMethodConfig>;
+
+/** In outputs the Slack `token` is a redacted display form, never the secret. */
+export const VerifiedNotificationMethod = z.object({
+  id: Uuid,
+  config: NotificationMethodConfig,
+});
+export type VerifiedNotificationMethod = z.infer<typeof VerifiedNotificationMethod>;
+
+export const GetAdminOutput = z.object({
+  id: Uuid,
+  email: z.string(),
+  subscriptionStatus: AdminSubscriptionStatus,
+  notifications: z.array(AdminNotification),
+  verifiedNotificationMethods: z.array(VerifiedNotificationMethod),
+  hasAdminChild: z.boolean(),
+  monthlyPriceInDollars: z.number(),
+});
+export type GetAdminOutput = z.infer<typeof GetAdminOutput>;
+
+// ---------------------------------------------------------------------------
+// Block rules (iOS custom rules; tag `case`, recursive)
+
+export type BlockRule =
+  | { case: 'bundleIdContains'; value: string }
+  | { case: 'urlContains'; value: string }
+  | { case: 'hostnameContains'; value: string }
+  | { case: 'hostnameEquals'; value: string }
+  | { case: 'hostnameEndsWith'; value: string }
+  | { case: 'targetContains'; value: string }
+  | { case: 'flowTypeIs'; value: 'browser' | 'socket' }
+  | { case: 'both'; a: BlockRule; b: BlockRule }
+  | { case: 'unless'; rule: BlockRule; negatedBy: BlockRule[] };
+
+export const BlockRule: z.ZodType<BlockRule, BlockRule> = z.lazy(() =>
+  z.discriminatedUnion('case', [
+    z.object({ case: z.literal('bundleIdContains'), value: z.string() }),
+    z.object({ case: z.literal('urlContains'), value: z.string() }),
+    z.object({ case: z.literal('hostnameContains'), value: z.string() }),
+    z.object({ case: z.literal('hostnameEquals'), value: z.string() }),
+    z.object({ case: z.literal('hostnameEndsWith'), value: z.string() }),
+    z.object({ case: z.literal('targetContains'), value: z.string() }),
+    z.object({ case: z.literal('flowTypeIs'), value: z.enum(['browser', 'socket']) }),
+    z.object({ case: z.literal('both'), a: BlockRule, b: BlockRule }),
+    z.object({
+      case: z.literal('unless'),
+      rule: BlockRule,
+      negatedBy: z.array(BlockRule).max(LIMITS.arrayItems),
+    }),
+  ]),
+);
+
+// ---------------------------------------------------------------------------
+// Computers and children
+
+export const ChildComputerStatus = z.discriminatedUnion('case', [
+  z.object({ case: z.literal('filterSuspended'), resuming: IsoDate.optional() }),
+  z.object({ case: z.literal('downtime'), ending: IsoDate.optional() }),
+  z.object({ case: z.literal('downtimePaused'), resuming: IsoDate.optional() }),
+  z.object({ case: z.literal('offline') }),
+  z.object({ case: z.literal('filterOff') }),
+  z.object({ case: z.literal('filterOn') }),
+]);
+export type ChildComputerStatus = z.infer<typeof ChildComputerStatus>;
+
+export const DeviceModelFamily = z.enum([
+  'macBook',
+  'macBookAir',
+  'macBookPro',
+  'mini',
+  'iMac',
+  'studio',
+  'pro',
+  'unknown',
+]);
+export type DeviceModelFamily = z.infer<typeof DeviceModelFamily>;
+
+/** A Mac ("computer"). GetDevices returns these same objects. */
+export const Device = z.object({
+  id: Uuid,
+  name: z.string().optional(),
+  releaseChannel: ReleaseChannel,
+  users: z.array(z.object({ id: Uuid, name: z.string(), status: ChildComputerStatus })),
+  appVersion: z.string(),
+  serialNumber: z.string(),
+  modelIdentifier: z.string(),
+  modelFamily: DeviceModelFamily,
+  modelTitle: z.string(),
+});
+export type Device = z.infer<typeof Device>;
+
+/** The link between a child and a Mac: `id` is the computer-user id, `deviceId` the Mac id. */
+export const UserDevice = z.object({
+  id: Uuid,
+  deviceId: Uuid,
+  status: ChildComputerStatus,
+  modelFamily: DeviceModelFamily,
+  modelTitle: z.string(),
+  modelIdentifier: z.string(),
+  customName: z.string().optional(),
+});
+export type UserDevice = z.infer<typeof UserDevice>;
+
+export const BlockedApp = z.object({
+  id: Uuid,
+  identifier: z.string(),
+  schedule: RuleSchedule.optional(),
+});
+export type BlockedApp = z.infer<typeof BlockedApp>;
+
+/** BlockedApp as sent by the dashboard (SaveUser): `schedule: null` counts as absent. */
+export const BlockedAppInput = inputObject({
+  id: Uuid,
+  identifier: z.string(),
+  schedule: optionalInput(RuleSchedule),
+});
+export type BlockedAppInput = z.infer<typeof BlockedAppInput>;
+
+/** A child. */
+export const User = z.object({
+  id: Uuid,
+  name: z.string(),
+  keyloggingEnabled: z.boolean(),
+  screenshotsEnabled: z.boolean(),
+  screenshotsResolution: z.number(),
+  screenshotsFrequency: z.number(),
+  showSuspensionActivity: z.boolean(),
+  keychains: z.array(UserKeychainSummary),
+  downtime: PlainTimeWindow.optional(),
+  devices: z.array(UserDevice),
+  blockedApps: z.array(BlockedApp).optional(),
+  createdAt: IsoDate,
+});
+export type User = z.infer<typeof User>;
+
+// Names are neither trimmed nor required non-empty here: the server does that with a clear message.
+export const SaveUserInput = inputObject({
+  id: Uuid,
+  isNew: z.boolean(),
+  name: z.string().max(LIMITS.name),
+  keyloggingEnabled: z.boolean(),
+  screenshotsEnabled: z.boolean(),
+  screenshotsResolution: z.number(),
+  screenshotsFrequency: z.number().min(LIMITS.minScreenshotsFrequency),
+  showSuspensionActivity: z.boolean(),
+  downtime: optionalInput(PlainTimeWindow),
+  keychains: inputArray(inputObject({ id: Uuid, schedule: optionalInput(RuleSchedule) })),
+  blockedApps: optionalInput(inputArray(BlockedAppInput)),
+});
+export type SaveUserInput = z.infer<typeof SaveUserInput>;
+
+// ---------------------------------------------------------------------------
+// Activity
+
+export const UserActivityItem = z.discriminatedUnion('case', [
+  z.object({
+    case: z.literal('screenshot'),
+    id: Uuid,
+    ids: z.array(Uuid),
+    url: z.string(),
+    width: z.number(),
+    height: z.number(),
+    duringSuspension: z.boolean(),
+    flagged: z.boolean(),
+    createdAt: IsoDate,
+    deletedAt: IsoDate.optional(),
+  }),
+  z.object({
+    case: z.literal('keystrokeLine'),
+    id: Uuid,
+    ids: z.array(Uuid),
+    appName: z.string(),
+    line: z.string(),
+    duringSuspension: z.boolean(),
+    flagged: z.boolean(),
+    createdAt: IsoDate,
+    deletedAt: IsoDate.optional(),
+  }),
+]);
+export type UserActivityItem = z.infer<typeof UserActivityItem>;
+
+export const DaySummary = z.object({
+  date: IsoDate,
+  numApproved: z.number(),
+  numFlagged: z.number(),
+  numTotal: z.number(),
+});
+export type DaySummary = z.infer<typeof DaySummary>;
+
+export const ActivityFeed = z.object({
+  userName: z.string(),
+  showSuspensionActivity: z.boolean(),
+  numDeleted: z.number(),
+  items: z.array(UserActivityItem),
+});
+export type ActivityFeed = z.infer<typeof ActivityFeed>;
+
+/** `toISOString()` values typed as plain strings (wire-contract §3.3); the server checks them. */
+export const ActivityRange = z.object({ start: z.string(), end: z.string() });
+export type ActivityRange = z.infer<typeof ActivityRange>;
+
+export const SecurityEvent = z.discriminatedUnion('case', [
+  z.object({
+    case: z.literal('child'),
+    id: Uuid,
+    childId: Uuid,
+    childName: z.string(),
+    deviceId: Uuid,
+    deviceName: z.string(),
+    event: z.string(),
+    detail: z.string().optional(),
+    explanation: z.string(),
+    createdAt: IsoDate,
+  }),
+  z.object({
+    case: z.literal('admin'),
+    id: Uuid,
+    event: z.string(),
+    detail: z.string().optional(),
+    explanation: z.string(),
+    ipAddress: z.string().optional(),
+    location: z
+      .object({
+        city: z.string().optional(),
+        region: z.string().optional(),
+        countryCode: z.string().optional(),
+      })
+      .optional(),
+    createdAt: IsoDate,
+  }),
+]);
+export type SecurityEvent = z.infer<typeof SecurityEvent>;
+
+// ---------------------------------------------------------------------------
+// Unlock and filter-suspension requests
+
+export const UnlockRequest = z.object({
+  id: Uuid,
+  userId: Uuid,
+  userName: z.string(),
+  status: RequestStatus,
+  url: z.string().optional(),
+  domain: z.string().optional(),
+  ipAddress: z.string().optional(),
+  requestComment: z.string().optional(),
+  appName: z.string().optional(),
+  appSlug: z.string().optional(),
+  appBundleId: z.string().optional(),
+  appCategories: z.array(z.string()),
+  createdAt: IsoDate,
+});
+export type UnlockRequest = z.infer<typeof UnlockRequest>;
+
+/** `deviceId` is the computer-user (link) id. */
+export const SuspendFilterRequest = z.object({
+  id: Uuid,
+  deviceId: Uuid,
+  status: RequestStatus,
+  userName: z.string(),
+  requestedDurationInSeconds: z.number(),
+  requestComment: z.string().optional(),
+  responseComment: z.string().optional(),
+  extraMonitoringOptions: z.record(z.string(), z.string()),
+  createdAt: IsoDate,
+});
+export type SuspendFilterRequest = z.infer<typeof SuspendFilterRequest>;
+
+/** A parent's decision on a filter suspension, as pushed to / checked in by the Mac (output form). */
+export const FilterSuspensionDecision = z.discriminatedUnion('case', [
+  z.object({
+    case: z.literal('accepted'),
+    durationInSeconds: z.number(),
+    extraMonitoring: z.string().optional(),
+  }),
+  z.object({ case: z.literal('rejected') }),
+]);
+export type FilterSuspensionDecision = z.infer<typeof FilterSuspensionDecision>;
+
+export const DecideFilterSuspensionRequestInput = inputObject({
+  id: Uuid,
+  decision: z.discriminatedUnion('case', [
+    inputObject({
+      case: z.literal('accepted'),
+      durationInSeconds: z.number(),
+      extraMonitoring: optionalInput(z.string().max(LIMITS.extraMonitoring)),
+    }),
+    inputObject({ case: z.literal('rejected') }),
+  ]),
+  responseComment: optionalInput(z.string().max(LIMITS.comment)),
+});
+export type DecideFilterSuspensionRequestInput = z.infer<typeof DecideFilterSuspensionRequestInput>;
+
+// ---------------------------------------------------------------------------
+// Home page, deletion, apps, iOS
+
+export const DashboardWidgetsOutput = z.object({
+  children: z.array(
+    z.object({
+      id: Uuid,
+      name: z.string(),
+      status: ChildComputerStatus,
+      numDevices: z.number(),
+    }),
+  ),
+  childActivitySummaries: z.array(
+    z.object({
+      id: Uuid,
+      name: z.string(),
+      numUnreviewed: z.number(),
+      numReviewed: z.number(),
+    }),
+  ),
+  unlockRequests: z.array(
+    z.object({
+      id: Uuid,
+      childId: Uuid,
+      childName: z.string(),
+      target: z.string(),
+      comment: z.string().optional(),
+      createdAt: IsoDate,
+    }),
+  ),
+  recentScreenshots: z.array(
+    z.object({ id: Uuid, childName: z.string(), url: z.string(), createdAt: IsoDate }),
+  ),
+  numParentNotifications: z.number(),
+  announcement: z
+    .object({
+      id: Uuid,
+      icon: z.string().optional(),
+      html: z.string(),
+      learnMoreUrl: z.string().optional(),
+    })
+    .optional(),
+});
+export type DashboardWidgetsOutput = z.infer<typeof DashboardWidgetsOutput>;
+
+/** An ordinary enum field of DeleteEntity_v2, not a union tag. */
+export const DeletableEntityType = z.enum([
+  'announcement',
+  'child',
+  'computerUser',
+  'parent',
+  'parentNotification',
+  'parentVerifiedNotificationMethod',
+  'key',
+  'keychain',
+  'blockRule',
+]);
+export type DeletableEntityType = z.infer<typeof DeletableEntityType>;
+
+export const IdentifiedApp = z.object({
+  id: Uuid,
+  name: z.string(),
+  slug: z.string(),
+  launchable: z.boolean(),
+  bundleIds: z.array(z.object({ id: Uuid, bundleId: z.string() })),
+  category: z.object({ id: Uuid, name: z.string(), slug: z.string() }).optional(),
+});
+export type IdentifiedApp = z.infer<typeof IdentifiedApp>;
+
+export const GetIOSDeviceOutput = z.object({
+  childName: z.string(),
+  deviceType: z.string(),
+  osVersion: z.string(),
+  allBlockGroups: z.array(z.object({ id: Uuid, name: z.string() })),
+  enabledBlockGroups: z.array(Uuid),
+  webPolicy: WebPolicy,
+  webPolicyDomains: z.array(z.string()),
+  customBlockRules: z.array(z.object({ id: Uuid, rule: BlockRule })),
+});
+export type GetIOSDeviceOutput = z.infer<typeof GetIOSDeviceOutput>;

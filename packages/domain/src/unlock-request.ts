@@ -1,0 +1,50 @@
+import type { UnlockRequest } from '@keyward/contract/shared';
+import { isIpAddress, type KeyEditorState, newKeyEditorState, normaliseAddress } from './keys.ts';
+
+export function isBrowserApp(request: Pick<UnlockRequest, 'appCategories'>): boolean {
+  return request.appCategories.includes('browser');
+}
+
+/**
+ * The key editor's starting point for accepting an unlock request: the address the child was
+ * blocked from (url host, else domain, else IP), for any browser or only the app that asked; with
+ * no address at all, an app key for that app.
+ */
+export function unlockRequestToKeyEditorState(request: UnlockRequest): KeyEditorState {
+  const base = newKeyEditorState();
+  const { hasApp, ...app } = appFieldsOf(request);
+  const address = addressOf(request);
+
+  if (address === undefined) {
+    return { ...base, ...app, keyType: 'app', appScope: 'unrestricted' };
+  }
+  const addressType = isIpAddress(address) ? 'ip' : 'standard';
+  if (isBrowserApp(request) || !hasApp) {
+    return { ...base, address, addressType, addressScope: 'webBrowsers' };
+  }
+  return { ...base, ...app, address, addressType, addressScope: 'singleApp' };
+}
+
+function addressOf(request: UnlockRequest): string | undefined {
+  for (const candidate of [request.url, request.domain, request.ipAddress]) {
+    const address = candidate ? normaliseAddress(candidate) : '';
+    if (address !== '') return address;
+  }
+  return undefined;
+}
+
+function appFieldsOf(
+  request: UnlockRequest,
+): Pick<KeyEditorState, 'appIdentificationType' | 'appSlug' | 'appBundleId'> & { hasApp: boolean } {
+  const bundleId = request.appBundleId?.trim() ?? '';
+  const slug = request.appSlug?.trim();
+  if (slug) {
+    return { appIdentificationType: 'slug', appSlug: slug, appBundleId: bundleId, hasApp: true };
+  }
+  return {
+    appIdentificationType: 'bundleId',
+    appSlug: undefined,
+    appBundleId: bundleId,
+    hasApp: bundleId !== '',
+  };
+}

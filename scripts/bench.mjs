@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// Page-weight benchmark: how much JavaScript and CSS a browser downloads to show /login.
+//
+//   npm run bench               build the SPA, then measure from the vite manifest
+//   npm run bench -- --no-build measure the existing apps/web/dist
+//   npm run bench -- --browser  also load /login in Chromium and compare what it really fetched
+//
+// Each file is gzipped on its own (zlib level 9) and the sizes are summed (1 KB = 1024 bytes).
+// Exits 1 when the JavaScript is over the target.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'apps/web/dist');
+const manifestPath = join(dist, '.vite/manifest.json');
+const TARGET_JS_KB = 100;
+
+const args = new Set(process.argv.slice(2));
+if (!args.has('--no-build')) {
+  console.log('Building the SPA (npm run build -w apps/web)');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    console.error('Building the SPA failed.');
+    process.exit(1);
+  }
+}
+if (!existsSync(manifestPath)) {
+  console.error(
+    `No vite manifest at ${manifestPath}: build.manifest must be on in vite.config.ts.`,
+  );
+  process.exit(1);
+}
+
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+const files = loginFiles(manifest);
+const js = files.filter((f) => f.endsWith('.js'));
+const css = files.filter((f) => f.endsWith('.css'));
+
+console.log('\nFiles a browser downloads to show /login:');
+for (const file of files) console.log(`  ${file.padEnd(48)} ${kb(gzippedSize(file))} KB gzipped`);
+
+const jsKb = sumKb(js);
+const cssKb = sumKb(css);
+let isOk = jsKb <= TARGET_JS_KB;
+
+if (args.has('--browser')) {
+  const fetched = await filesFetchedByBrowser('/login');
+  const missed = fetched.filter((f) => !files.includes(f));
+  console.log(`\nChromium fetched ${fetched.length} JS/CSS files for /login.`);
+  if (missed.length) {
+    console.log(`Not in the manifest estimate: ${missed.join(', ')}`);
+    const browserJs = sumKb(fetched.filter((f) => f.endsWith('.js')));
+    console.log(`Chromium's total: ${browserJs.toFixed(1)} KB gzipped JS`);
+    isOk = isOk && browserJs <= TARGET_JS_KB;
+  } else {
+    console.log('It matches the manifest estimate.');
+  }
+}
+
+console.log(
+  `\n/login: ${jsKb.toFixed(1)} KB gzipped JS, ${cssKb.toFixed(1)} KB gzipped CSS ` +
+    `(target <= ${TARGET_JS_KB} KB JS) ${isOk ? 'OK' : 'OVER TARGET'}`,
+);
+process.exit(isOk ? 0 : 1);
+
+// ---------------------------------------------------------------------------------------------
+
+/** index.html's entry with its static imports, plus the login page's lazy chunk and its imports. */
+function loginFiles(manifest) {
+  const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  if (!entryKey) throw new Error('The vite manifest has no entry chunk');
+  const loginKey =
+    Object.keys(manifest).find((key) => /src\/features\/auth\/.*Login[^/]*\.[jt]sx?$/.test(key)) ??
+    Object.keys(manifest).find((key) => /src\/features\/auth\/.*\.[jt]sx?$/i.test(key));
+
+  const seen = new Set();
+  const out = [];
+  const add = (file) => {
+    if (!out.includes(file)) out.push(file);
+  };
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) return;
+    add(chunk.file);
+    for (const file of chunk.css ?? []) add(file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entryKey);
+  if (loginKey && loginKey !== entryKey) {
+    if (manifest[loginKey].isDynamicEntry) console.log(`Login route chunk: ${loginKey}`);
+    visit(loginKey);
+  } else if (!loginKey) {
+    console.log('No lazy chunk under src/features/auth/ found: /login is in the entry chunk.');
+  }
+  return out.filter((file) => /\.(js|css)$/.test(file));
+}
+
+function gzippedSize(file) {
+  return gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+}
+
+function kb(bytes) {
+  return (bytes / 1024).toFixed(1);
+}
+
+function sumKb(list) {
+  return list.reduce((sum, file) => sum + gzippedSize(file), 0) / 1024;
+}
+
+/** Serves dist like the server does (SPA fallback), loads the page in Chromium, lists JS/CSS. */
+async function filesFetchedByBrowser(path) {
+  const { chromium } = await import('@playwright/test');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const candidate = normalize(join(dist, decodeURIComponent(url.pathname)));
+    const isFile =
+      candidate.startsWith(dist) && existsSync(candidate) && statSync(candidate).isFile();
+    const file = isFile ? candidate : join(dist, 'index.html');
+    const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
+    res.setHeader('content-type', types[extname(file)] ?? 'application/octet-stream');
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    const fetched = [];
+    page.on('response', (response) => {
+      const pathname = new URL(response.url()).pathname;
+      if (/\.(js|css)$/.test(pathname)) fetched.push(pathname.replace(/^\//, ''));
+    });
+    // /login may call the API; it is not running here, which does not change what is downloaded.
+    await page.goto(`http://127.0.0.1:${port}${path}`, { waitUntil: 'networkidle' });
+    return [...new Set(fetched)];
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}

@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+// Runs every test suite of the repository one after another and prints one total.
+//
+//   node scripts/test.mjs                       all suites
+//   node scripts/test.mjs --only lint,domain    some suites
+//   node scripts/test.mjs --postgres <url>      only the server suite, on PostgreSQL
+//   node scripts/test.mjs --results <file>      also append per-suite counts (JSON lines)
+//
+// The last line is always `N passed, N failed`; the exit code is 1 when anything failed.
+
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => join(root, 'node_modules/.bin', name);
+
+const suites = [
+  { name: 'lint', run: runLint },
+  { name: 'contract', run: (ctx) => runVitest(ctx, 'packages/contract') },
+  { name: 'domain', run: (ctx) => runVitest(ctx, 'packages/domain') },
+  { name: 'server', run: (ctx) => runVitest(ctx, 'apps/server') },
+  { name: 'web', run: (ctx) => runVitest(ctx, 'apps/web') },
+  { name: 'device-sim', run: (ctx) => runVitest(ctx, 'tools/device-sim') },
+  { name: 'e2e', run: runE2e },
+];
+
+const CHROMIUM_HINT =
+  'The end-to-end tests need Chromium. Install it with: sudo apt-get install -y chromium';
+
+const options = parseArgs(process.argv.slice(2));
+const reportDir = mkdtempSync(join(tmpdir(), 'keyward-test-'));
+const results = [];
+let stopMessage = '';
+
+try {
+  const selected = options.postgres
+    ? suites.filter((s) => s.name === 'server')
+    : suites.filter((s) => !options.only || options.only.includes(s.name));
+  for (const suite of selected) {
+    const name = options.postgres ? 'server (postgres)' : suite.name;
+    banner(`${name}`);
+    const started = Date.now();
+    const env = options.postgres ? { TEST_DATABASE_URL: options.postgres } : {};
+    let result;
+    try {
+      result = await suite.run({ name: suite.name, env });
+    } catch (error) {
+      result = failed(`crashed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    result = { suite: name, seconds: Math.round((Date.now() - started) / 1000), ...result };
+    results.push(result);
+    if (options.results) appendFileSync(options.results, `${JSON.stringify(result)}\n`);
+    if (result.stop) {
+      stopMessage = result.note;
+      break;
+    }
+  }
+} finally {
+  rmSync(reportDir, { recursive: true, force: true });
+}
+
+printSummary();
+const totalFailed = results.reduce((sum, r) => sum + r.failed, 0);
+process.exit(totalFailed > 0 ? 1 : 0);
+
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(args) {
+  const parsed = { only: undefined, postgres: undefined, results: undefined };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = () => {
+      const next = args[++i];
+      if (next === undefined) usage(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--only') parsed.only = value().split(',').filter(Boolean);
+    else if (arg.startsWith('--only=')) parsed.only = arg.slice(7).split(',').filter(Boolean);
+    else if (arg === '--postgres') parsed.postgres = value();
+    else if (arg.startsWith('--postgres=')) parsed.postgres = arg.slice(11);
+    else if (arg === '--results') parsed.results = value();
+    else if (arg.startsWith('--results=')) parsed.results = arg.slice(10);
+    else if (arg === '--help' || arg === '-h') usage();
+    else usage(`unknown option ${arg}`);
+  }
+  const known = suites.map((s) => s.name);
+  const unknown = (parsed.only ?? []).filter((name) => !known.includes(name));
+  if (unknown.length) usage(`unknown suite ${unknown.join(', ')} (suites: ${known.join(', ')})`);
+  return parsed;
+}
+
+function usage(problem) {
+  if (problem) console.error(`scripts/test.mjs: ${problem}`);
+  console.error(
+    'usage: node scripts/test.mjs [--only lint,contract,domain,server,web,device-sim,e2e]\n' +
+      '                             [--postgres <database url>] [--results <file>]',
+  );
+  process.exit(problem ? 2 : 0);
+}
+
+function banner(title) {
+  console.log(`\n━━━ ${title} ${'━'.repeat(Math.max(3, 70 - title.length))}`);
+}
+
+function passedCount(count, note = '') {
+  return { passed: count, failed: 0, skipped: false, note };
+}
+
+function failed(note, extra = {}) {
+  return { passed: 0, failed: 1, skipped: false, note, ...extra };
+}
+
+function skipped(note) {
+  return { passed: 0, failed: 0, skipped: true, note };
+}
+
+/** Runs a command with inherited output; resolves with its exit code. */
+function run(command, args, { cwd = root, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.on('error', (error) => {
+      console.error(`could not start ${command}: ${error.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// --- lint -------------------------------------------------------------------------------------
+
+async function runLint() {
+  const colors = process.stdout.isTTY ? [] : ['--colors=off'];
+  const code = await run(bin('biome'), ['ci', ...colors, '.']);
+  return code === 0 ? passedCount(1) : failed('biome ci reported problems');
+}
+
+// --- vitest workspaces ------------------------------------------------------------------------
+
+function hasTestFiles(dir) {
+  const pattern = /\.(test|spec)\.[cm]?[jt]sx?$/;
+  const walk = (path) =>
+    readdirSync(path, { withFileTypes: true }).some((entry) => {
+      if (entry.isDirectory()) {
+        return !['node_modules', 'dist', 'data', '.vite'].includes(entry.name)
+          ? walk(join(path, entry.name))
+          : false;
+      }
+      return pattern.test(entry.name);
+    });
+  return existsSync(dir) && walk(dir);
+}
+
+async function runVitest(ctx, workspace) {
+  const dir = join(root, workspace);
+  if (!hasTestFiles(dir)) return skipped(`no test files in ${workspace} yet`);
+  const pkg = readJson(join(dir, 'package.json')) ?? {};
+  if (!pkg.scripts?.test) return failed(`${workspace} has test files but no "test" script`);
+
+  const report = join(reportDir, `${ctx.name}-${Date.now()}.json`);
+  const code = await run(
+    'npm',
+    ['run', 'test', '--', '--reporter=default', '--reporter=json', `--outputFile=${report}`],
+    { cwd: dir, env: ctx.env },
+  );
+  const json = readJson(report);
+  if (!json) return failed(`vitest exited with code ${code} before writing a report`);
+
+  // A test file that fails to load has no failed assertions; count it as one failure.
+  const brokenFiles = (json.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length;
+  let failures = (json.numFailedTests ?? 0) + brokenFiles;
+  let note = brokenFiles ? `${brokenFiles} test file(s) failed to run` : '';
+  if (code !== 0 && failures === 0) {
+    failures = 1;
+    note = `vitest exited with code ${code}`;
+  }
+  return { passed: json.numPassedTests ?? 0, failed: failures, skipped: false, note };
+}
+
+// --- end-to-end -------------------------------------------------------------------------------
+
+function findChromium() {
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
+}
+
+function installChromium() {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env }).status === 0;
+  console.log("Chromium is missing: installing Debian's chromium (apt-get install -y chromium)");
+  if (apt(['install', '-y', 'chromium'])) return;
+  console.log('apt-get install failed: running apt-get update and trying again');
+  apt(['update']);
+  apt(['install', '-y', 'chromium']);
+}
+
+async function runE2e(ctx) {
+  let chromium = findChromium();
+  if (!chromium) {
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    if (!isRoot) return failed(CHROMIUM_HINT, { stop: true });
+    installChromium();
+    chromium = findChromium();
+    if (!chromium) {
+      return failed(`Installing Chromium failed. ${CHROMIUM_HINT.replace('sudo ', '')}`, {
+        stop: true,
+      });
+    }
+  }
+
+  console.log('Building the SPA (npm run build -w apps/web)');
+  const build = await run('npm', ['run', 'build', '-w', 'apps/web'], { env: ctx.env });
+  if (build !== 0) return failed(`building the SPA failed (exit code ${build})`);
+
+  const report = join(reportDir, 'e2e.json');
+  const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {
+    cwd: join(root, 'e2e'),
+    env: {
+      ...ctx.env,
+      CHROMIUM_PATH: chromium,
+      PLAYWRIGHT_JSON_OUTPUT_FILE: report,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    },
+  });
+  const json = readJson(report);
+  if (!json?.stats) return failed(`playwright exited with code ${code} before writing a report`);
+
+  const { expected = 0, unexpected = 0, flaky = 0 } = json.stats;
+  let failures = unexpected;
+  let note = flaky ? `${flaky} flaky` : '';
+  if ((json.errors ?? []).length > 0 && failures === 0) {
+    failures = 1;
+    note = `run error: ${json.errors[0]?.message?.split('\n')[0] ?? 'unknown'}`;
+  }
+  if (code !== 0 && failures === 0) {
+    failures = 1;
+    note = `playwright exited with code ${code}`;
+  }
+  return { passed: expected + flaky, failed: failures, skipped: false, note };
+}
+
+// --- summary ----------------------------------------------------------------------------------
+
+function printSummary() {
+  banner('summary');
+  const width = Math.max(...results.map((r) => r.suite.length), 5);
+  for (const r of results) {
+    const counts = r.skipped ? 'skipped' : `${r.passed} passed, ${r.failed} failed`;
+    const note = r.note ? `  (${r.note})` : '';
+    const mark = r.failed ? '✗' : r.skipped ? '-' : '✓';
+    console.log(`${mark} ${r.suite.padEnd(width)}  ${counts}  ${r.seconds}s${note}`);
+  }
+  if (stopMessage) console.log(`\n${stopMessage}`);
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const failedTotal = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log(`${passed} passed, ${failedTotal} failed`);
+}
