@@ -34,7 +34,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'requestId',
     trustProxy: false, // client IPs follow server-behaviour §0.4 (services/client-ip.ts)
     bodyLimit: 512 * 1024,
   });

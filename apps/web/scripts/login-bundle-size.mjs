@@ -20,5 +20,7 @@ for (const key of seen) {
   console.log(`${(size / 1024).toFixed(2).padStart(8)} KB  ${file}`);
 }
 const limitKb = 100;
-console.log(`${(total / 1024).toFixed(2).padStart(8)} KB  total gzipped JS for /login (limit ${limitKb} KB)`);
+console.log(
+  `${(total / 1024).toFixed(2).padStart(8)} KB  total gzipped JS for /login (limit ${limitKb} KB)`,
+);
 if (total / 1024 > limitKb) process.exitCode = 1;

@@ -1,11 +1,17 @@
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useRoutes } from 'react-router';
 import { Providers } from './Providers';
-import { router } from './router';
+import { routes } from './routes';
+
+export function AppRoutes() {
+  return useRoutes(routes);
+}
 
 export function App() {
   return (
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </Providers>
   );
 }

@@ -4,6 +4,8 @@ import { PageSuspense } from './PageSuspense';
 import { RequireSession } from './RequireSession';
 
 // Every page is its own chunk: the /login page must stay small (100 KB of gzipped JS).
+// App.tsx renders these with <BrowserRouter> + useRoutes: the data router (createBrowserRouter)
+// alone would push /login over its budget (see README).
 // biome-ignore lint/suspicious/noExplicitAny: page components take no props or route props
 type Page = LazyExoticComponent<ComponentType<any>>;
 
@@ -26,6 +28,7 @@ const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'
 const ConferenceEmailPage = lazy(() => import('../features/auth/ConferenceEmailPage'));
 
 // Authenticated pages
+const DataProviders = lazy(() => import('./DataProviders'));
 const UseCasePage = lazy(() => import('../features/auth/UseCasePage'));
 const AuthenticatedLayout = lazy(() => import('./AuthenticatedLayout'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
@@ -54,8 +57,13 @@ export const routes: RouteObject[] = [
   {
     element: <RequireSession />,
     children: [
-      { path: '/use-case', element: page(UseCasePage) },
-      { path: '/', element: page(AuthenticatedLayout), children: chromeRoutes },
+      {
+        element: page(DataProviders),
+        children: [
+          { path: '/use-case', element: page(UseCasePage) },
+          { path: '/', element: page(AuthenticatedLayout), children: chromeRoutes },
+        ],
+      },
     ],
   },
 ];

@@ -20,7 +20,11 @@ const sizes: Record<ButtonSize, string> = {
   lg: 'px-5 py-3 text-base',
 };
 
-export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string) {
+export function buttonClasses(
+  variant: ButtonVariant = 'primary',
+  size: ButtonSize = 'md',
+  className?: string,
+) {
   return cx(
     'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-500',
@@ -71,7 +75,13 @@ type LinkButtonProps = {
   children: ReactNode;
 };
 
-export function LinkButton({ to, variant = 'primary', size = 'md', className, children }: LinkButtonProps) {
+export function LinkButton({
+  to,
+  variant = 'primary',
+  size = 'md',
+  className,
+  children,
+}: LinkButtonProps) {
   return (
     <Link to={to} className={buttonClasses(variant, size, className)}>
       {children}

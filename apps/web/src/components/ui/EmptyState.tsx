@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
 
-type EmptyStateProps = { title: string; description?: ReactNode; icon?: ReactNode; action?: ReactNode };
+type EmptyStateProps = {
+  title: string;
+  description?: ReactNode;
+  icon?: ReactNode;
+  action?: ReactNode;
+};
 
 export function EmptyState({ title, description, icon, action }: EmptyStateProps) {
   return (

@@ -13,7 +13,12 @@ type ErrorModalProps = {
   onClose?: () => void;
 };
 
-export function ErrorModal({ error, onPrimary, primaryLabel = 'Go to dashboard', onClose }: ErrorModalProps) {
+export function ErrorModal({
+  error,
+  onPrimary,
+  primaryLabel = 'Go to dashboard',
+  onClose,
+}: ErrorModalProps) {
   if (!error) return null;
   const goHome = () => window.location.assign('/');
   return (

@@ -29,7 +29,10 @@ export function FullPageStatus(props: FullPageStatusProps) {
         )}
         {props.status === 'failure' && (
           <>
-            <ExclamationTriangleIcon className="mx-auto h-12 w-12 text-fuchsia-600" aria-hidden="true" />
+            <ExclamationTriangleIcon
+              className="mx-auto h-12 w-12 text-fuchsia-600"
+              aria-hidden="true"
+            />
             <h1 className="mt-4 text-lg font-semibold text-slate-900">{props.title ?? 'Uh-oh!'}</h1>
             <p role="alert" className="mt-2 text-sm text-slate-600">
               {props.message}

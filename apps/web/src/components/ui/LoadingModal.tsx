@@ -1,7 +1,13 @@
 import { Modal } from './Modal';
 import { Spinner } from './Spinner';
 
-export function LoadingModal({ isOpen, title = 'Loading...' }: { isOpen: boolean; title?: string }) {
+export function LoadingModal({
+  isOpen,
+  title = 'Loading...',
+}: {
+  isOpen: boolean;
+  title?: string;
+}) {
   return (
     <Modal isOpen={isOpen} title={title} className="max-w-xs text-center">
       <Spinner className="h-8 w-8" label="Please wait" />

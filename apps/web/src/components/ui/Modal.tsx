@@ -73,7 +73,9 @@ export function Modal({ isOpen, title, onClose, children, icon, actions, classNa
           </div>
         </div>
         {actions && (
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{actions}</div>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            {actions}
+          </div>
         )}
       </div>
     </div>

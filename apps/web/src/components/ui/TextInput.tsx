@@ -1,7 +1,14 @@
 import { type ChangeEvent, type InputHTMLAttributes, useId } from 'react';
 import { cx } from './cx';
 
-export type TextInputType = 'text' | 'email' | 'password' | 'url' | 'positiveInteger' | 'date' | 'tel';
+export type TextInputType =
+  | 'text'
+  | 'email'
+  | 'password'
+  | 'url'
+  | 'positiveInteger'
+  | 'date'
+  | 'tel';
 
 type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'value'> & {
   label: string;

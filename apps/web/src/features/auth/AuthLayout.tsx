@@ -2,7 +2,12 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '../../components/ui/Logo';
 
-type AuthLayoutProps = { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode };
+type AuthLayoutProps = {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+};
 
 /** The centred card shared by the public pages. */
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
@@ -36,7 +41,10 @@ export function Alert({
     info: 'bg-violet-50 text-violet-800 ring-violet-600/20',
   }[tone];
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-lg p-4 text-sm ring-1 ring-inset ${styles}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-lg p-4 text-sm ring-1 ring-inset ${styles}`}
+    >
       {title && <p className="font-semibold">{title}</p>}
       <div className={title ? 'mt-1' : undefined}>{children}</div>
     </div>

@@ -18,7 +18,7 @@ export default function ConferenceEmailPage({ source }: { source: ConferenceSour
   const [emailError, setEmailError] = useState<string | undefined>();
   const [serverError, setServerError] = useState<PqlError | null>(null);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const address = email.trim();
     if (!isConferenceEmail(address)) {
@@ -27,10 +27,11 @@ export default function ConferenceEmailPage({ source }: { source: ConferenceSour
     }
     setEmailError(undefined);
     setServerError(null);
-    save.mutate({ email: address, source }, { onError: setServerError });
+    const result = await save.run({ email: address, source });
+    if (result.type === 'error') setServerError(result.error);
   }
 
-  if (save.isSuccess) {
+  if (save.state.status === 'succeeded') {
     return (
       <AuthLayout title="Thank you!">
         <Alert tone="success">
@@ -64,7 +65,7 @@ export default function ConferenceEmailPage({ source }: { source: ConferenceSour
           onChange={setEmail}
           error={emailError}
         />
-        <Button type="submit" fullWidth size="lg" isLoading={save.isPending}>
+        <Button type="submit" fullWidth size="lg" isLoading={save.isOngoing}>
           Send me the info
         </Button>
       </form>

@@ -19,7 +19,7 @@ export default function ForgotPasswordPage() {
       return;
     }
     setEmailError(undefined);
-    sendEmail.mutate({ email: address });
+    sendEmail.run({ email: address });
   }
 
   const footer = (
@@ -28,12 +28,12 @@ export default function ForgotPasswordPage() {
     </Link>
   );
 
-  if (sendEmail.isSuccess) {
+  if (sendEmail.state.status === 'succeeded') {
     return (
       <AuthLayout title="Check your email" footer={footer}>
         <Alert tone="success">
-          If an account exists for {email.trim()}, we sent it a link to reset the password. The
-          link works for a limited time.
+          If an account exists for {email.trim()}, we sent it a link to reset the password. The link
+          works for a limited time.
         </Alert>
       </AuthLayout>
     );
@@ -45,7 +45,7 @@ export default function ForgotPasswordPage() {
       subtitle="Enter your email and we'll send you a link to set a new one."
       footer={footer}
     >
-      {sendEmail.isError && (
+      {sendEmail.state.status === 'failed' && (
         <div className="mb-4">
           <Alert tone="error" title="Uh-oh!">
             Looks like something went wrong on our end. Please try again.
@@ -63,7 +63,7 @@ export default function ForgotPasswordPage() {
           onChange={setEmail}
           error={emailError}
         />
-        <Button type="submit" fullWidth size="lg" isLoading={sendEmail.isPending}>
+        <Button type="submit" fullWidth size="lg" isLoading={sendEmail.isOngoing}>
           Send reset link
         </Button>
       </form>

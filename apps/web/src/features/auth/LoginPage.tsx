@@ -41,30 +41,24 @@ export default function LoginPage() {
   const redirect = params.get('redirect');
   const isAfterReset = params.has('reset');
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const errors = loginFieldErrors(email, password);
     setFieldErrors(errors);
     setServerError(null);
     if (errors.email || errors.password) return;
-    login.mutate(
-      { email: email.trim(), password },
-      {
-        onSuccess: ({ adminId, token }) => {
-          logIn({ adminId, token });
-          navigate(safeRedirectPath(redirect), { replace: true });
-        },
-        onError: setServerError,
-      },
-    );
+    const result = await login.run({ email: email.trim(), password });
+    if (result.type === 'error') return setServerError(result.error);
+    logIn({ adminId: result.value.adminId, token: result.value.token });
+    navigate(safeRedirectPath(redirect), { replace: true });
   }
 
-  function onSendMagicLink() {
+  async function onSendMagicLink() {
     setServerError(null);
-    magicLink.mutate(
-      { email: email.trim(), redirect: redirect ?? undefined },
-      { onSuccess: () => setIsMagicLinkSent(true), onError: setServerError },
-    );
+    setIsMagicLinkSent(false);
+    const result = await magicLink.run({ email: email.trim(), redirect: redirect ?? undefined });
+    if (result.type === 'error') return setServerError(result.error);
+    setIsMagicLinkSent(true);
   }
 
   return (
@@ -115,19 +109,20 @@ export default function LoginPage() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" fullWidth size="lg" isLoading={login.isPending}>
+        <Button type="submit" fullWidth size="lg" isLoading={login.isOngoing}>
           Log in
         </Button>
       </form>
       <div className="my-6 flex items-center gap-3 text-xs text-slate-400" aria-hidden="true">
-        <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />
+        <span className="h-px flex-1 bg-slate-200" /> or{' '}
+        <span className="h-px flex-1 bg-slate-200" />
       </div>
       <Button
         variant="secondary"
         fullWidth
         size="lg"
         disabled={!looksLikeEmail(email)}
-        isLoading={magicLink.isPending}
+        isLoading={magicLink.isOngoing}
         onClick={onSendMagicLink}
       >
         Send Magic Link

@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { callDashboard } from '../../lib/api/client';
+import { queryClient } from '../../lib/api/query-client';
 import { runOnce } from '../../lib/one-shot';
 import { getSession } from '../../lib/session';
 import { useSession } from '../../lib/session-context';
@@ -11,7 +11,6 @@ import { useSession } from '../../lib/session-context';
 export default function LogoutPage() {
   const { search } = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { logOut } = useSession();
 
   useEffect(() => {
@@ -29,7 +28,7 @@ export default function LogoutPage() {
     return () => {
       isActive = false;
     };
-  }, [logOut, navigate, queryClient, search]);
+  }, [logOut, navigate, search]);
 
   return <FullPageStatus status="loading" title="Logging out..." />;
 }

@@ -34,7 +34,9 @@ export default function MagicLinkLoginPage() {
 
   if (!error) return <FullPageStatus status="loading" title="Logging you in..." />;
   const message =
-    error.tag === DASHBOARD_TAGS.magicLinkTokenNotFound ? MAGIC_LINK_NOT_FOUND : errorMessage(error);
+    error.tag === DASHBOARD_TAGS.magicLinkTokenNotFound
+      ? MAGIC_LINK_NOT_FOUND
+      : errorMessage(error);
   return (
     <FullPageStatus status="failure" message={message}>
       <Link to="/login" className={linkClasses}>

@@ -17,23 +17,19 @@ export default function ResetPasswordPage() {
   const [passwordError, setPasswordError] = useState<string | undefined>();
   const [failure, setFailure] = useState<{ message: string; isExpired: boolean } | null>(null);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problem = resetPasswordProblem(password);
     setPasswordError(problem ?? undefined);
     setFailure(null);
     if (problem) return;
-    reset.mutate(
-      { token, password },
-      {
-        onSuccess: ({ success }) => {
-          if (success) navigate('/login?reset=1', { replace: true });
-          else setFailure({ message: RESET_TOKEN_EXPIRED, isExpired: true });
-        },
-        onError: (error) =>
-          setFailure({ message: error.userMessage ?? 'Hmm, something went wrong.', isExpired: false }),
-      },
-    );
+    const result = await reset.run({ token, password });
+    if (result.type === 'error') {
+      const message = result.error.userMessage ?? 'Hmm, something went wrong.';
+      return setFailure({ message, isExpired: false });
+    }
+    if (!result.value.success) return setFailure({ message: RESET_TOKEN_EXPIRED, isExpired: true });
+    navigate('/login?reset=1', { replace: true });
   }
 
   return (
@@ -73,7 +69,7 @@ export default function ResetPasswordPage() {
           error={passwordError}
           hint={`More than ${MIN_PASSWORD_LENGTH} characters.`}
         />
-        <Button type="submit" fullWidth size="lg" isLoading={reset.isPending}>
+        <Button type="submit" fullWidth size="lg" isLoading={reset.isOngoing}>
           Change password
         </Button>
       </form>

@@ -28,7 +28,7 @@ export default function SignupPage() {
     return () => clearTimeout(timer);
   }, [isEmailSent, navigate]);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const errors = {
       email: email.trim() === '' ? 'Email is required.' : undefined,
@@ -37,20 +37,16 @@ export default function SignupPage() {
     setFieldErrors(errors);
     setServerError(null);
     if (errors.email || errors.password) return;
-    signup.mutate(
-      { email: email.trim(), password, gclid: params.get('gclid') ?? undefined },
-      {
-        onSuccess: ({ admin }) => {
-          if (admin) {
-            logIn({ adminId: admin.adminId, token: admin.token });
-            navigate('/use-case', { replace: true });
-          } else {
-            setIsEmailSent(true);
-          }
-        },
-        onError: setServerError,
-      },
-    );
+    const result = await signup.run({
+      email: email.trim(),
+      password,
+      gclid: params.get('gclid') ?? undefined,
+    });
+    if (result.type === 'error') return setServerError(result.error);
+    const { admin } = result.value;
+    if (!admin) return setIsEmailSent(true);
+    logIn({ adminId: admin.adminId, token: admin.token });
+    navigate('/use-case', { replace: true });
   }
 
   if (isEmailSent) {
@@ -110,7 +106,7 @@ export default function SignupPage() {
           onChange={setPassword}
           error={fieldErrors.password}
         />
-        <Button type="submit" fullWidth size="lg" isLoading={signup.isPending}>
+        <Button type="submit" fullWidth size="lg" isLoading={signup.isOngoing}>
           Sign up
         </Button>
       </form>

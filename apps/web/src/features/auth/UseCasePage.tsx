@@ -4,14 +4,13 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { cx } from '../../components/ui/cx';
 import { useSession } from '../../lib/session-context';
-import { useDeleteParentAccount } from './api';
+import { useDeleteParentAccount } from './use-case-api';
 import { Alert, AuthLayout } from './AuthLayout';
 
 export type UseCase = 'parent' | 'adult-peer' | 'self';
 
 export const ACCOUNT_DELETION_LOGOUT_DELAY_MS = 3000;
-export const ACCOUNT_DELETION_FAILED =
-  'Hmm, something went wrong. Refresh the page and try again.';
+export const ACCOUNT_DELETION_FAILED = 'Hmm, something went wrong. Refresh the page and try again.';
 
 const options: Array<{ value: UseCase; title: string; description: string }> = [
   {
@@ -62,7 +61,10 @@ export default function UseCasePage() {
   }
 
   return (
-    <AuthLayout title="Who will you use Keyward for?" subtitle="This helps us set things up for you.">
+    <AuthLayout
+      title="Who will you use Keyward for?"
+      subtitle="This helps us set things up for you."
+    >
       <form onSubmit={onContinue}>
         <fieldset>
           <legend className="sr-only">Use case</legend>
@@ -97,7 +99,10 @@ export default function UseCasePage() {
 
         {useCase === 'self' ? (
           <div className="mt-6 space-y-4">
-            <div role="alert" className="flex gap-3 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-600/20">
+            <div
+              role="alert"
+              className="flex gap-3 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-600/20"
+            >
               <ExclamationTriangleIcon className="h-5 w-5 shrink-0" aria-hidden="true" />
               <p>
                 Keyward is not meant for self-control. It works when someone else — a parent, or a

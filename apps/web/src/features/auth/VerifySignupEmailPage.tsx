@@ -39,6 +39,9 @@ export default function VerifySignupEmailPage() {
     );
   }
   return (
-    <FullPageStatus status="failure" message={error.userMessage ?? 'Failed to verify email address.'} />
+    <FullPageStatus
+      status="failure"
+      message={error.userMessage ?? 'Failed to verify email address.'}
+    />
   );
 }

@@ -1,15 +1,16 @@
 import { callDashboard } from '../../lib/api/client';
-import { useDashboardMutation } from '../../lib/api/hooks';
+import { useDashboardCall } from '../../lib/api/useDashboardCall';
 import { runOnce } from '../../lib/one-shot';
 
 // One hook per operation; pages never build requests by hand.
-export const useLogin = () => useDashboardMutation('Login');
-export const useRequestMagicLink = () => useDashboardMutation('RequestMagicLink');
-export const useSignup = () => useDashboardMutation('Signup');
-export const useSendPasswordResetEmail = () => useDashboardMutation('SendPasswordResetEmail');
-export const useResetPassword = () => useDashboardMutation('ResetPassword');
-export const useSaveConferenceEmail = () => useDashboardMutation('SaveConferenceEmail');
-export const useDeleteParentAccount = () => useDashboardMutation('DeleteEntity_v2');
+// Public pages use the light useDashboardCall (no react-query on the /login page);
+// the authenticated /use-case page has its hook in use-case-api.ts.
+export const useLogin = () => useDashboardCall('Login');
+export const useRequestMagicLink = () => useDashboardCall('RequestMagicLink');
+export const useSignup = () => useDashboardCall('Signup');
+export const useSendPasswordResetEmail = () => useDashboardCall('SendPasswordResetEmail');
+export const useResetPassword = () => useDashboardCall('ResetPassword');
+export const useSaveConferenceEmail = () => useDashboardCall('SaveConferenceEmail');
 
 // Single-use tokens: sent once per token, even when StrictMode runs the effect twice.
 export const loginWithMagicLinkOnce = (token: string) =>

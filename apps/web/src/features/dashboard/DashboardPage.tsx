@@ -13,7 +13,9 @@ export default function DashboardPage({ now = new Date() }: { now?: Date }) {
     <div className="space-y-6">
       <div>
         <p className="text-sm font-semibold text-fuchsia-600">{greeting(now.getHours())}!</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">Welcome to Keyward</h1>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">
+          Welcome to Keyward
+        </h1>
       </div>
       <Card className="bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white ring-0">
         <h2 className="text-xl font-semibold">Let's get your first child set up</h2>
@@ -52,7 +54,9 @@ export default function DashboardPage({ now = new Date() }: { now?: Date }) {
         >
           <BookOpenIcon className="h-8 w-8 shrink-0 text-fuchsia-600" aria-hidden="true" />
           <span>
-            <span className="block font-semibold text-slate-900">Read the getting-started guide</span>
+            <span className="block font-semibold text-slate-900">
+              Read the getting-started guide
+            </span>
             <span className="block text-sm text-slate-500">
               Step by step: children, computers, keychains and keys.
             </span>

@@ -89,11 +89,21 @@ type MutationOptions = {
 export function useDashboardMutation<Op extends DashboardOperation>(
   op: Op,
   options: MutationOptions = {},
-): UseMutationResult<DashboardOutput<Op>, PqlError, DashboardInput<Op>, string | number | undefined> {
+): UseMutationResult<
+  DashboardOutput<Op>,
+  PqlError,
+  DashboardInput<Op>,
+  string | number | undefined
+> {
   const queryClient = useQueryClient();
   const redirectIfLoggedOut = useLoggedOutRedirect();
   const { toast: subject, invalidates = [] } = options;
-  return useMutation<DashboardOutput<Op>, PqlError, DashboardInput<Op>, string | number | undefined>({
+  return useMutation<
+    DashboardOutput<Op>,
+    PqlError,
+    DashboardInput<Op>,
+    string | number | undefined
+  >({
     mutationFn: (input) => callDashboardOrThrow(op, input),
     retry: false,
     onMutate: () => (subject ? toast.loading(mutationToastText(subject).loading) : undefined),

@@ -1,0 +1,55 @@
+import { normaliseEmail } from '@keyward/domain/email';
+import { createSession } from '../../accounts/sessions.ts';
+import { sendVerificationEmail } from '../../accounts/verification-email.ts';
+import { unauthorized } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { spendPasswordCheck, verifyPassword } from '../../services/passwords.ts';
+import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+const incorrect = () =>
+  unauthorized('1e087878', 'Incorrect email or password', 'Incorrect email or password');
+
+// server-behaviour §2.6. One message for an unknown email and a wrong password.
+export default dashboardResolver('Login', async (input, ctx) => {
+  const email = normaliseEmail(input.email);
+  const { loginPerIp, loginFailuresPerEmail } = RATE_LIMITS;
+  const failuresBucket = `login-failures:email:${email}`;
+  await ctx.services.rateLimit.consume(`login:ip:${ctx.ip}`, loginPerIp.limit, loginPerIp.windowSeconds);
+  await ctx.services.rateLimit.check(
+    failuresBucket,
+    loginFailuresPerEmail.limit,
+    loginFailuresPerEmail.windowSeconds,
+  );
+
+  const parent = await ctx.db
+    .selectFrom('parents')
+    .select(['id', 'email', 'password_hash', 'subscription_status'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+
+  if (!parent) {
+    await spendPasswordCheck(input.password);
+    await ctx.services.rateLimit.hit(failuresBucket, loginFailuresPerEmail.windowSeconds);
+    throw incorrect();
+  }
+
+  if (parent.subscription_status === 'pendingEmailVerification') {
+    await sendVerificationEmail(ctx, parent);
+    throw unauthorized(
+      '4b5bbea0',
+      'Email not verified; verification email re-sent',
+      'You may not login until your email is verified. Please check your email for a new verification link.',
+    );
+  }
+
+  if (!(await verifyPassword(parent.password_hash, input.password))) {
+    await ctx.services.rateLimit.hit(failuresBucket, loginFailuresPerEmail.windowSeconds);
+    await recordSecurityEvent(ctx, parent.id, 'loginFailed', 'incorrect password');
+    throw incorrect();
+  }
+
+  const token = await createSession(ctx, parent.id);
+  await recordSecurityEvent(ctx, parent.id, 'login', 'using email/password');
+  return { adminId: parent.id, token };
+});

@@ -1,0 +1,38 @@
+import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-tokens.ts';
+import { createSession } from '../../accounts/sessions.ts';
+import { unauthorized } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+const tokenNotFound = () =>
+  unauthorized(
+    '9a314d21',
+    'Magic link token not found, expired or already used',
+    'Magic Link token not found, or expired. Please try again.',
+    { dashboardTag: 'magicLinkTokenNotFound' },
+  );
+
+// server-behaviour §2.7
+export default dashboardResolver('LoginMagicLink', async (input, ctx) => {
+  const { tokenRedeemPerIp } = RATE_LIMITS;
+  await ctx.services.rateLimit.consume(
+    `magic-login:ip:${ctx.ip}`,
+    tokenRedeemPerIp.limit,
+    tokenRedeemPerIp.windowSeconds,
+  );
+
+  const lookup = await lookupOneTimeToken(ctx, input.token, 'magicLink');
+  if (lookup.state !== 'valid') throw tokenNotFound();
+  const parent = await ctx.db
+    .selectFrom('parents')
+    .select(['id', 'subscription_status'])
+    .where('id', '=', lookup.row.parent_id)
+    .executeTakeFirst();
+  if (!parent || parent.subscription_status === 'pendingEmailVerification') throw tokenNotFound();
+  if (!(await markTokenUsed(ctx, lookup.row.id))) throw tokenNotFound();
+
+  const token = await createSession(ctx, parent.id);
+  await recordSecurityEvent(ctx, parent.id, 'login', 'using magic link');
+  return { token, adminId: parent.id };
+});

@@ -1,0 +1,38 @@
+import { resetPasswordProblem } from '@keyward/domain/passwords';
+import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-tokens.ts';
+import { revokeAllSessions } from '../../accounts/sessions.ts';
+import { toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { hashPassword } from '../../services/passwords.ts';
+import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+// server-behaviour §2.7. A bad token is a soft failure ({ success: false }), not an error.
+export default dashboardResolver('ResetPassword', async (input, ctx) => {
+  const problem = resetPasswordProblem(input.password);
+  if (problem) throw badRequest('8c41f0d7', `password: ${problem}`, problem);
+  const { tokenRedeemPerIp } = RATE_LIMITS;
+  await ctx.services.rateLimit.consume(
+    `reset-password:ip:${ctx.ip}`,
+    tokenRedeemPerIp.limit,
+    tokenRedeemPerIp.windowSeconds,
+  );
+
+  const lookup = await lookupOneTimeToken(ctx, input.token, 'passwordReset');
+  if (lookup.state !== 'valid') return { success: false };
+  if (!(await markTokenUsed(ctx, lookup.row.id))) return { success: false };
+
+  const parentId = lookup.row.parent_id;
+  await ctx.db
+    .updateTable('parents')
+    .set({
+      password_hash: await hashPassword(input.password),
+      updated_at: toDbTime(ctx.clock.now()),
+    })
+    .where('id', '=', parentId)
+    .execute();
+  await revokeAllSessions(ctx, parentId);
+  await recordSecurityEvent(ctx, parentId, 'passwordChanged');
+  return { success: true };
+});

@@ -1,0 +1,36 @@
+import { validEmail } from '../../accounts/email-address.ts';
+import { mintOneTimeToken } from '../../accounts/one-time-tokens.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+// server-behaviour §2.7. Always success; only the email differs.
+export default dashboardResolver('SendPasswordResetEmail', async (input, ctx) => {
+  const email = validEmail(input.email);
+  const { emailSendPerIp, emailSendPerEmail } = RATE_LIMITS;
+  await ctx.services.rateLimit.consume(`reset:ip:${ctx.ip}`, emailSendPerIp.limit, emailSendPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `reset:email:${email}`,
+    emailSendPerEmail.limit,
+    emailSendPerEmail.windowSeconds,
+  );
+
+  const parent = await ctx.db
+    .selectFrom('parents')
+    .select(['id', 'email'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+
+  if (!parent) {
+    await ctx.services.email.send('password-reset-no-account', email, {
+      signupUrl: `${ctx.dashboardUrl}/signup`,
+    });
+    return { success: true };
+  }
+  const token = await mintOneTimeToken(ctx, parent.id, 'passwordReset');
+  await recordSecurityEvent(ctx, parent.id, 'passwordResetRequested');
+  await ctx.services.email.send('password-reset', parent.email, {
+    url: `${ctx.dashboardUrl}/reset-password/${token}`,
+  });
+  return { success: true };
+});

@@ -1,0 +1,72 @@
+import { signupPasswordProblem } from '@keyward/domain/passwords';
+import { validEmail } from '../../accounts/email-address.ts';
+import { createSession } from '../../accounts/sessions.ts';
+import { sendVerificationEmail } from '../../accounts/verification-email.ts';
+import { addMs, DAY, toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+import { newToken } from '../../services/tokens.ts';
+
+const PENDING_ACCOUNT_LIFETIME_MS = 3 * DAY;
+
+// server-behaviour §2.4. Every existing-email case answers like a new signup ({}) unless the
+// password proves ownership, so the response never reveals whether the address has an account.
+export default dashboardResolver('Signup', async (input, ctx) => {
+  const email = validEmail(input.email);
+  const problem = signupPasswordProblem(input.password);
+  if (problem) throw badRequest('5e2d7c90', `password: ${problem}`, problem);
+
+  const { emailSendPerIp, emailSendPerEmail } = RATE_LIMITS;
+  await ctx.services.rateLimit.consume(`signup:ip:${ctx.ip}`, emailSendPerIp.limit, emailSendPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `signup:email:${email}`,
+    emailSendPerEmail.limit,
+    emailSendPerEmail.windowSeconds,
+  );
+
+  const existing = await ctx.db
+    .selectFrom('parents')
+    .select(['id', 'email', 'password_hash', 'subscription_status'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+
+  if (existing) {
+    if (existing.subscription_status === 'pendingEmailVerification') {
+      await sendVerificationEmail(ctx, existing);
+      return {};
+    }
+    if (await verifyPassword(existing.password_hash, input.password)) {
+      const token = await createSession(ctx, existing.id);
+      await recordSecurityEvent(ctx, existing.id, 'login', 'using email/password (signup form)');
+      return { admin: { adminId: existing.id, token } };
+    }
+    await ctx.services.email.send('re-signup', existing.email, {
+      loginUrl: `${ctx.dashboardUrl}/login`,
+      resetUrl: `${ctx.dashboardUrl}/reset-password`,
+    });
+    await recordSecurityEvent(ctx, existing.id, 'loginFailed', 'signup with an existing email');
+    return {};
+  }
+
+  const now = ctx.clock.now();
+  const parent = { id: newToken(), email };
+  await ctx.db
+    .insertInto('parents')
+    .values({
+      id: parent.id,
+      email,
+      password_hash: await hashPassword(input.password),
+      subscription_id: null,
+      subscription_status: 'pendingEmailVerification',
+      subscription_status_expiration: toDbTime(addMs(now, PENDING_ACCOUNT_LIFETIME_MS)),
+      gclid: input.gclid ?? null,
+      created_at: toDbTime(now),
+      updated_at: toDbTime(now),
+    })
+    .execute();
+  await sendVerificationEmail(ctx, parent);
+  return {};
+});

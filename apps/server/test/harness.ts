@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createDatabase, type Db, dialectOf, migrateToLatest } from '../src/db/database.ts';
+import { FakeClock } from '../src/services/clock.ts';
+import type { Mailer, OutgoingEmail } from '../src/services/mail.ts';
+
+// Integration-test harness: a real server (app.inject) on a real, fresh database.
+// SQLite: a temp file per server. TEST_DATABASE_URL=postgres://… : a fresh database
+// `kw_<random>` on that server per test server, dropped in close().
+
+export interface CallOptions {
+  /** X-AdminToken (dashboard) or X-UserToken (macos-app) */
+  token?: string;
+  headers?: Record<string, string>;
+  namespace?: 'dashboard' | 'macos-app';
+  /** Raw body instead of JSON.stringify(input). */
+  rawBody?: string;
+}
+
+export interface CallResult {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever came back
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  clock: FakeClock;
+  mails: OutgoingEmail[];
+  call(op: string, input?: unknown, options?: CallOptions): Promise<CallResult>;
+  /** The newest email sent to `address` (optionally of one template). */
+  lastEmailTo(address: string, template?: string): OutgoingEmail;
+  /** The first link in the email whose path starts with `pathPrefix`. */
+  linkIn(email: OutgoingEmail, pathPrefix: string): URL;
+  signUpVerifiedParent(email?: string, password?: string): Promise<{ adminId: string; token: string; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+}
+
+export function uniqueEmail(prefix = 'parent'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+async function createPostgresDatabase(baseUrl: string) {
+  const name = `kw_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'keyward-test-'));
+  const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+  const postgres = testDatabaseUrl?.startsWith('postgres')
+    ? await createPostgresDatabase(testDatabaseUrl)
+    : undefined;
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'web-dist'),
+    HMAC_KEY: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // generous by default so tests can create many parents from one IP; rate-limit tests pass 1
+    RATE_LIMIT_SCALE: '100',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...options.env,
+  });
+  const db = createDatabase(config);
+  await migrateToLatest(db, dialectOf(config));
+
+  const clock = new FakeClock();
+  const mails: OutgoingEmail[] = [];
+  const mailer: Mailer = {
+    async send(email) {
+      mails.push(email);
+    },
+  };
+  const app = await buildApp({ config, db, clock, mailer });
+
+  const server: TestServer = {
+    app,
+    db,
+    config,
+    clock,
+    mails,
+    async call(op, input, callOptions = {}) {
+      const namespace = callOptions.namespace ?? 'dashboard';
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (callOptions.token) {
+        headers[namespace === 'dashboard' ? 'x-admintoken' : 'x-usertoken'] = callOptions.token;
+      }
+      Object.assign(headers, callOptions.headers);
+      const payload =
+        callOptions.rawBody ?? (input === undefined ? undefined : JSON.stringify(input));
+      const response = await app.inject({
+        method: 'POST',
+        url: `/pairql/${namespace}/${op}`,
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      let body: unknown = response.body;
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        // keep the raw text; tests assert on it
+      }
+      return { status: response.statusCode, body, headers: response.headers };
+    },
+    lastEmailTo(address, template) {
+      const found = mails.filter(
+        (mail) => mail.to === address && (template === undefined || mail.template === template),
+      );
+      const last = found.at(-1);
+      if (!last) throw new Error(`No ${template ?? ''} email to ${address}`);
+      return last;
+    },
+    linkIn(email, pathPrefix) {
+      const link = email.links.map((l) => new URL(l)).find((u) => u.pathname.startsWith(pathPrefix));
+      if (!link) throw new Error(`No ${pathPrefix} link in ${email.template}: ${email.links.join(', ')}`);
+      return link;
+    },
+    async signUpVerifiedParent(email = uniqueEmail(), password = 'correct horse') {
+      const signup = await server.call('Signup', { email, password });
+      if (signup.status !== 200) throw new Error(`Signup failed: ${JSON.stringify(signup.body)}`);
+      const link = server.linkIn(server.lastEmailTo(email, 'initial-signup'), '/verify-signup-email/');
+      const token = link.pathname.split('/').at(-1)!;
+      const verified = await server.call('VerifySignupEmail', { token });
+      if (verified.status !== 200) throw new Error(`Verify failed: ${JSON.stringify(verified.body)}`);
+      return { adminId: verified.body.adminId, token: verified.body.token, email, password };
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+      await postgres?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}

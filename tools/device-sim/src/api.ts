@@ -1,0 +1,130 @@
+import { macosApp, type MacosAppInput, type MacosAppOperation } from '@keyward/contract/device';
+import { APP_TAGS, ServerPqlError } from '@keyward/contract/errors';
+import type { z } from 'zod';
+
+// Typed client of the Mac device API (`POST /pairql/macos-app/{Op}`, server-behaviour §4).
+// Every success body is validated against the contract, so a drifting server fails loudly here.
+
+export type DeviceOutput<Op extends MacosAppOperation> = z.output<(typeof macosApp)[Op]['output']>;
+
+/** A device API error body, or a failure to reach the server or to read its answer. */
+export class DeviceApiError extends Error {
+  readonly body: ServerPqlError | undefined;
+  readonly status: number | undefined;
+
+  constructor(message: string, body?: ServerPqlError, status?: number) {
+    super(message);
+    this.name = 'DeviceApiError';
+    this.body = body;
+    this.status = status;
+  }
+
+  /** The token is unknown or revoked: the parent removed this computer (or its child). */
+  get isConnectionRemoved(): boolean {
+    return this.body?.appTag === APP_TAGS.userTokenNotFound;
+  }
+}
+
+export const CONNECTION_REMOVED_MESSAGE = "This computer's connection was removed.";
+
+export interface DeviceClientOptions {
+  serverUrl: string;
+  /** `X-UserToken`; needed by every operation except ConnectUser and TrustedTime. */
+  token?: string;
+  signal?: AbortSignal;
+}
+
+export interface DeviceCallResult<Op extends MacosAppOperation> {
+  output: DeviceOutput<Op>;
+  /** the JSON exactly as the server sent it */
+  json: unknown;
+}
+
+export function operationUrl(serverUrl: string, op: MacosAppOperation): string {
+  return `${serverUrl.replace(/\/+$/, '')}/pairql/macos-app/${op}`;
+}
+
+export function createDeviceClient(options: DeviceClientOptions) {
+  async function request<Op extends MacosAppOperation>(
+    op: Op,
+    input: MacosAppInput<Op>,
+  ): Promise<DeviceCallResult<Op>> {
+    const def = macosApp[op];
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (def.auth === 'device') {
+      if (!options.token) throw new DeviceApiError(`${op} needs a connected computer`);
+      headers['X-UserToken'] = options.token;
+    }
+    let response: Response;
+    try {
+      response = await fetch(operationUrl(options.serverUrl, op), {
+        method: 'POST',
+        headers,
+        body: def.input === null ? undefined : JSON.stringify(input),
+        signal: options.signal,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DeviceApiError(`Could not reach the server at ${options.serverUrl}: ${reason}`);
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new DeviceApiError(
+        `${op}: the server answered HTTP ${response.status} with a body that is not JSON`,
+        undefined,
+        response.status,
+      );
+    }
+    if (!response.ok) {
+      const body = ServerPqlError.safeParse(json);
+      if (!body.success) {
+        throw new DeviceApiError(
+          `${op}: HTTP ${response.status} with an unexpected error body`,
+          undefined,
+          response.status,
+        );
+      }
+      throw new DeviceApiError(
+        body.data.userMessage ?? body.data.debugMessage,
+        body.data,
+        response.status,
+      );
+    }
+    const parsed = def.output.safeParse(json);
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ');
+      throw new DeviceApiError(`${op}: the server's answer does not match the contract (${problems})`);
+    }
+    return { output: parsed.data as DeviceOutput<Op>, json };
+  }
+
+  return {
+    request,
+    async call<Op extends MacosAppOperation>(
+      op: Op,
+      input: MacosAppInput<Op>,
+    ): Promise<DeviceOutput<Op>> {
+      return (await request(op, input)).output;
+    },
+  };
+}
+
+export type DeviceClient = ReturnType<typeof createDeviceClient>;
+
+/** What to tell the person at the terminal about a failed call. */
+export function describeApiError(error: DeviceApiError): string {
+  if (error.isConnectionRemoved) {
+    return `${CONNECTION_REMOVED_MESSAGE} Ask the parent for a new connection code and run connect again.`;
+  }
+  const body = error.body;
+  if (!body) return error.message;
+  const main = body.userMessage ?? body.debugMessage;
+  const debug = body.userMessage && body.debugMessage !== body.userMessage ? body.debugMessage : '';
+  return debug ? `${main} (${debug}; error ${body.id})` : `${main} (error ${body.id})`;
+}
