@@ -13,10 +13,17 @@ export async function expectLoginPage(page: Page) {
   await expect(page).toHaveURL(/\/login(\?|$)/);
 }
 
-/** The signed-in chrome: the sidebar's Log out link is there and the login page is not. */
+export const openMenuButton = (page: Page) =>
+  page.getByRole('button', { name: /^open (menu|sidebar)$/i });
+
+/**
+ * The signed-in chrome is showing: the sidebar's Log out link on a wide screen, or the button
+ * that opens the slide-over sidebar on a phone; and the login page is not.
+ */
 export async function expectSignedIn(page: Page) {
   await expect(page.getByRole('heading', { name: 'Parent Login' })).toBeHidden();
-  await expect(page.getByRole('link', { name: 'Log out' }).first()).toBeAttached();
+  const chrome = page.getByRole('link', { name: 'Log out' }).or(openMenuButton(page));
+  await expect(chrome.first()).toBeVisible();
 }
 
 /** Settings shows the account's email address (read-only). */

@@ -1,4 +1,4 @@
-import { expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
+import { expectSignedIn, logInWithPassword, openMenuButton } from '../support/auth-pages.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { createVerifiedParent } from '../support/parents.ts';
 
@@ -24,7 +24,7 @@ test.describe('on a 390 px phone', () => {
     await expect(keychains).toBeHidden();
     expect(await hasHorizontalScroll(page)).toBe(false);
 
-    await page.getByRole('button', { name: /open sidebar|menu/i }).click();
+    await openMenuButton(page).click();
     await expect(keychains).toBeVisible();
     await keychains.click();
     await expect(page).toHaveURL(/\/keychains$/);
@@ -56,7 +56,7 @@ test.describe('on a 1280 px desktop', () => {
       await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
     }
     await expect(page.getByRole('link', { name: 'Log out' }).first()).toBeVisible();
-    await expect(page.getByRole('button', { name: /open sidebar|menu/i })).toBeHidden();
+    await expect(openMenuButton(page)).toBeHidden();
     expect(await hasHorizontalScroll(page)).toBe(false);
   });
 });

@@ -43,9 +43,15 @@ test('a protected page opened signed out comes back after logging in', async ({
   mailbox,
 }) => {
   const parent = await createVerifiedParent(request, mailbox, 'comeback');
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame())
+      visited.push(new URL(frame.url()).pathname + new URL(frame.url()).search);
+  });
   await page.goto('/settings');
   await expectLoginPage(page);
   await expect(page).toHaveURL(/\/login\?redirect=%2Fsettings$/);
+  expect(visited).toContain('/logout?redirect=%2Fsettings');
 
   await logInWithPassword(page, parent.email, parent.password);
   await expectSettingsFor(page, parent.email);

@@ -6,12 +6,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
+import { registerDeviceChannel } from './devices/channel.ts';
+import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerDashboardCors } from './http/cors.ts';
 import { registerSpa } from './http/spa.ts';
 import type { Services } from './pairql/context.ts';
 import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
 import { type Clock, systemClock } from './services/clock.ts';
 import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
+import { createPushHub } from './services/push.ts';
 import { createRateLimiter } from './services/rate-limit.ts';
 import { createTokenService } from './services/tokens.ts';
 
@@ -42,11 +45,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (!options.db) app.addHook('onClose', async () => db.destroy());
 
   const mailer = options.mailer ?? createMailer(config, app.log);
+  const push = createPushHub({ db, databaseUrl: config.databaseUrl, log: app.log });
+  await push.start();
+  app.addHook('onClose', async () => push.close());
+  app.decorate('push', push);
   const services: Services = {
     mailer,
     email: createEmailService(mailer, config, clock),
     rateLimit: createRateLimiter(db, clock, config.rateLimitScale),
     tokens: createTokenService(config),
+    push,
   };
 
   await app.register(helmet, {
@@ -70,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerDashboardCors(app, config.dashboardUrls);
+  app.addHook('onReady', async () => loadConfiguredReleases(db, config, clock));
 
   app.get('/healthz', async (request, reply) => {
     try {
@@ -85,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     NAMESPACES.map(async (namespace) => ({ namespace, resolvers: await loadResolvers(namespace) })),
   );
   await registerPairQL(app, { db, config, clock, services, namespaces });
+  await registerDeviceChannel(app, { db, clock, push });
   await registerSpa(app, config.webDist);
 
   return app;

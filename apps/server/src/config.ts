@@ -68,8 +68,12 @@ function parsePort(env: Env): number {
 
 function parseMode(env: Env): Mode {
   const raw = optional(env, 'NODE_ENV') ?? 'development';
-  if (raw === 'production' || raw === 'staging' || raw === 'development' || raw === 'test') return raw;
-  throw new ConfigError('NODE_ENV', `must be production, staging, development or test, got "${raw}"`);
+  if (raw === 'production' || raw === 'staging' || raw === 'development' || raw === 'test')
+    return raw;
+  throw new ConfigError(
+    'NODE_ENV',
+    `must be production, staging, development or test, got "${raw}"`,
+  );
 }
 
 function parseOrigin(variable: string, raw: string): string {
@@ -115,7 +119,10 @@ function parseVersion(variable: string, raw: string | undefined): string | undef
 function loadOrCreateSecrets(dataDir: string): { hmacKey: Buffer; encryptionKey: Buffer } {
   const file = path.join(dataDir, 'secrets.json');
   if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { hmacKey: string; encryptionKey: string };
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+      hmacKey: string;
+      encryptionKey: string;
+    };
     return {
       hmacKey: Buffer.from(stored.hmacKey, 'hex'),
       encryptionKey: Buffer.from(stored.encryptionKey, 'hex'),
@@ -126,7 +133,10 @@ function loadOrCreateSecrets(dataDir: string): { hmacKey: Buffer; encryptionKey:
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(
     file,
-    JSON.stringify({ hmacKey: hmacKey.toString('hex'), encryptionKey: encryptionKey.toString('hex') }),
+    JSON.stringify({
+      hmacKey: hmacKey.toString('hex'),
+      encryptionKey: encryptionKey.toString('hex'),
+    }),
     { mode: 0o600 },
   );
   return { hmacKey, encryptionKey };
@@ -141,7 +151,10 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (leave it unset for SQLite)');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must start with postgres:// (leave it unset for SQLite)',
+    );
   }
 
   const dashboardRaw = optional(env, 'DASHBOARD_URL');
@@ -166,7 +179,10 @@ export function loadConfig(env: Env = process.env): Config {
 
   const logLevel = optional(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+    throw new ConfigError(
+      'LOG_LEVEL',
+      'must be one of fatal, error, warn, info, debug, trace, silent',
+    );
   }
 
   const clientIpHeader = optional(env, 'CLIENT_IP_HEADER')?.toLowerCase();
@@ -188,7 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteFile: path.join(dataDir, 'keyward.sqlite'),
     dashboardUrls,
     smtpUrl,
-    webDist: path.resolve(baseDir, optional(env, 'WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist')),
+    webDist: path.resolve(
+      baseDir,
+      optional(env, 'WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist'),
+    ),
     operatorEmail: parseEmail('OPERATOR_EMAIL', optional(env, 'OPERATOR_EMAIL')),
     appName,
     mailFrom:

@@ -41,7 +41,10 @@ export interface TestServer {
   lastEmailTo(address: string, template?: string): OutgoingEmail;
   /** The first link in the email whose path starts with `pathPrefix`. */
   linkIn(email: OutgoingEmail, pathPrefix: string): URL;
-  signUpVerifiedParent(email?: string, password?: string): Promise<{ adminId: string; token: string; email: string; password: string }>;
+  signUpVerifiedParent(
+    email?: string,
+    password?: string,
+  ): Promise<{ adminId: string; token: string; email: string; password: string }>;
   close(): Promise<void>;
 }
 
@@ -140,17 +143,24 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       return last;
     },
     linkIn(email, pathPrefix) {
-      const link = email.links.map((l) => new URL(l)).find((u) => u.pathname.startsWith(pathPrefix));
-      if (!link) throw new Error(`No ${pathPrefix} link in ${email.template}: ${email.links.join(', ')}`);
+      const link = email.links
+        .map((l) => new URL(l))
+        .find((u) => u.pathname.startsWith(pathPrefix));
+      if (!link)
+        throw new Error(`No ${pathPrefix} link in ${email.template}: ${email.links.join(', ')}`);
       return link;
     },
     async signUpVerifiedParent(email = uniqueEmail(), password = 'correct horse') {
       const signup = await server.call('Signup', { email, password });
       if (signup.status !== 200) throw new Error(`Signup failed: ${JSON.stringify(signup.body)}`);
-      const link = server.linkIn(server.lastEmailTo(email, 'initial-signup'), '/verify-signup-email/');
+      const link = server.linkIn(
+        server.lastEmailTo(email, 'initial-signup'),
+        '/verify-signup-email/',
+      );
       const token = link.pathname.split('/').at(-1)!;
       const verified = await server.call('VerifySignupEmail', { token });
-      if (verified.status !== 200) throw new Error(`Verify failed: ${JSON.stringify(verified.body)}`);
+      if (verified.status !== 200)
+        throw new Error(`Verify failed: ${JSON.stringify(verified.body)}`);
       return { adminId: verified.body.adminId, token: verified.body.token, email, password };
     },
     async close() {

@@ -99,7 +99,9 @@ export function createDeviceClient(options: DeviceClientOptions) {
         .slice(0, 3)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
         .join('; ');
-      throw new DeviceApiError(`${op}: the server's answer does not match the contract (${problems})`);
+      throw new DeviceApiError(
+        `${op}: the server's answer does not match the contract (${problems})`,
+      );
     }
     return { output: parsed.data as DeviceOutput<Op>, json };
   }

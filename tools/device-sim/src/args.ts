@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 // Command-line parsing: pure, so it is unit-tested without running anything.
 
 export const VALUE_OPTIONS = [
@@ -71,7 +73,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 export function parseInteger(name: string, raw: string, min = Number.MIN_SAFE_INTEGER): number {
-  if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`${name} must be a whole number, got "${raw}"`);
+  if (!/^-?\d+$/.test(raw.trim()))
+    throw new UsageError(`${name} must be a whole number, got "${raw}"`);
   const value = Number(raw);
   if (value < min) throw new UsageError(`${name} must be at least ${min}, got ${value}`);
   return value;
@@ -91,9 +94,13 @@ export const DEFAULT_STATE_FILE = './.device-sim/state.json';
 
 export type Env = Record<string, string | undefined>;
 
-/** --state, else DEVICE_SIM_STATE, else ./.device-sim/state.json */
-export function stateFileOf(parsed: ParsedArgs, env: Env): string {
-  return parsed.values.state ?? (env.DEVICE_SIM_STATE || DEFAULT_STATE_FILE);
+/**
+ * --state, else DEVICE_SIM_STATE, else ./.device-sim/state.json. Relative paths are taken from
+ * where `npm run` was typed (INIT_CWD): npm runs workspace scripts inside the workspace folder.
+ */
+export function stateFileOf(parsed: ParsedArgs, env: Env, cwd: string): string {
+  const file = parsed.values.state ?? (env.DEVICE_SIM_STATE || DEFAULT_STATE_FILE);
+  return path.resolve(env.INIT_CWD || cwd, file);
 }
 
 /**

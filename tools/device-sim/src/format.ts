@@ -5,7 +5,12 @@ import type {
   ServerMessage,
   UserData,
 } from '@keyward/contract/device';
-import type { BlockedApp, PlainTime, PlainTimeWindow, RuleSchedule } from '@keyward/contract/shared';
+import type {
+  BlockedApp,
+  PlainTime,
+  PlainTimeWindow,
+  RuleSchedule,
+} from '@keyward/contract/shared';
 import { describeKey } from '@keyward/domain/keys';
 import { WEEKDAYS, type Weekday } from '@keyward/domain/schedule';
 
@@ -56,7 +61,9 @@ export function formatSchedule(schedule: RuleSchedule): string {
 }
 
 export function formatBlockedApp(app: BlockedApp): string {
-  return app.schedule ? `${app.identifier} (${formatSchedule(app.schedule)})` : `${app.identifier} (always)`;
+  return app.schedule
+    ? `${app.identifier} (${formatSchedule(app.schedule)})`
+    : `${app.identifier} (always)`;
 }
 
 function onOff(value: boolean): string {

@@ -81,7 +81,9 @@ export async function loadState(file: string): Promise<DeviceState | undefined> 
   }
   const parsed = DeviceState.safeParse(json);
   if (!parsed.success) {
-    throw new StateFileError(`The state file ${file} is not a device-sim state; delete it to start over.`);
+    throw new StateFileError(
+      `The state file ${file} is not a device-sim state; delete it to start over.`,
+    );
   }
   return parsed.data;
 }

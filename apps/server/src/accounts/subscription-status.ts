@@ -16,7 +16,10 @@ export function wireSubscriptionStatus(
       return { case: 'complimentary' };
     case 'trialing':
     case 'trialExpiringSoon': {
-      const untilExpiration = Math.max(0, Math.ceil((Date.parse(expiration) - now.getTime()) / DAY));
+      const untilExpiration = Math.max(
+        0,
+        Math.ceil((Date.parse(expiration) - now.getTime()) / DAY),
+      );
       const daysLeft =
         status === 'trialing' ? untilExpiration + TRIAL_EXPIRING_SOON_DAYS : untilExpiration;
       return { case: 'trialing', daysLeft };

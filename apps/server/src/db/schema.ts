@@ -348,6 +348,8 @@ export interface BrowsersTable {
   id: string;
   /** bundle id (or pattern) that identifies a browser */
   match: string;
+  /** the browser's name (added by migration 0002) */
+  name: ColumnType<string, string | undefined, string>;
   created_at: Ts;
 }
 export interface ReleasesTable {

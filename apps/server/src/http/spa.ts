@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PqlFailure } from '../pairql/errors.ts';
 
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
@@ -12,7 +12,9 @@ const API_PREFIXES = ['/pairql/', '/macos-app/', '/healthz'];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
-  return API_PREFIXES.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix));
+  return API_PREFIXES.some(
+    (prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix),
+  );
 }
 
 const NOT_BUILT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Keyward</title></head>
@@ -39,6 +41,22 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   }
 
   const indexFile = path.join(webDist, 'index.html');
+  const sendIndex = async (reply: FastifyReply) => {
+    if (!existsSync(indexFile)) {
+      return reply
+        .code(200)
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .send(NOT_BUILT_PAGE);
+    }
+    const html = await readFile(indexFile, 'utf8');
+    return reply
+      .code(200)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+  app.get('/', async (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (request, reply) => {
     if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       const failure = new PqlFailure({
@@ -48,10 +66,6 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       });
       return reply.code(404).type('application/json; charset=utf-8').send(failure.body(request.id));
     }
-    if (!existsSync(indexFile)) {
-      return reply.code(200).header('cache-control', 'no-cache').type('text/html').send(NOT_BUILT_PAGE);
-    }
-    const html = await readFile(indexFile, 'utf8');
-    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    return sendIndex(reply);
   });
 }

@@ -11,7 +11,10 @@ export type StoredMethodConfig =
   | { case: 'text'; phoneNumber: string }
   | { case: 'slack'; channelId: string; channelName: string; encryptedToken: string };
 
-export function toStoredConfig(config: NotificationMethodConfig, tokens: TokenService): StoredMethodConfig {
+export function toStoredConfig(
+  config: NotificationMethodConfig,
+  tokens: TokenService,
+): StoredMethodConfig {
   switch (config.case) {
     case 'email':
       return { case: 'email', email: config.email };
@@ -27,7 +30,10 @@ export function toStoredConfig(config: NotificationMethodConfig, tokens: TokenSe
   }
 }
 
-export function decryptSlackToken(config: StoredMethodConfig & { case: 'slack' }, tokens: TokenService) {
+export function decryptSlackToken(
+  config: StoredMethodConfig & { case: 'slack' },
+  tokens: TokenService,
+) {
   return tokens.decrypt(config.encryptedToken);
 }
 
@@ -38,7 +44,10 @@ export function redactSlackToken(token: string): string {
 }
 
 /** Wire form for outputs (GetAdmin): the Slack token redacted. */
-export function toWireConfig(stored: StoredMethodConfig, tokens: TokenService): NotificationMethodConfig {
+export function toWireConfig(
+  stored: StoredMethodConfig,
+  tokens: TokenService,
+): NotificationMethodConfig {
   if (stored.case !== 'slack') return stored;
   let redacted = '…';
   try {

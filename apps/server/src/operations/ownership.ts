@@ -8,7 +8,11 @@ import { notFound } from '../pairql/errors.ts';
 
 export async function ownedParent(db: Db, parentId: string, id: string) {
   if (id.toLowerCase() !== parentId) throw notFound('Parent');
-  const row = await db.selectFrom('parents').selectAll().where('id', '=', parentId).executeTakeFirst();
+  const row = await db
+    .selectFrom('parents')
+    .selectAll()
+    .where('id', '=', parentId)
+    .executeTakeFirst();
   if (!row) throw notFound('Parent');
   return row;
 }
@@ -70,6 +74,20 @@ export async function selectableKeychain(db: Db, parentId: string, id: string) {
     .executeTakeFirst();
   if (!row) throw notFound('Keychain');
   return row;
+}
+
+/** Several own-or-public keychains in one query; notFound when any id is neither. */
+export async function selectableKeychains(db: Db, parentId: string, ids: readonly string[]) {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  if (wanted.length === 0) return [];
+  const rows = await db
+    .selectFrom('keychains')
+    .selectAll()
+    .where('id', 'in', wanted)
+    .where((eb) => eb.or([eb('parent_id', '=', parentId), eb('is_public', '=', 1)]))
+    .execute();
+  if (rows.length !== wanted.length) throw notFound('Keychain');
+  return rows;
 }
 
 /** A key of an own keychain (expired keys included; filter `deleted_at` where they must be hidden). */

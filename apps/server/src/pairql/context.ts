@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService, Mailer } from '../services/mail.ts';
+import type { PushHub } from '../services/push.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { TokenService } from '../services/tokens.ts';
 
@@ -12,6 +13,8 @@ export interface Services {
   email: EmailService;
   rateLimit: RateLimiter;
   tokens: TokenService;
+  /** Server → Mac push messages (services/push.ts). */
+  push: PushHub;
 }
 
 /** What every resolver receives. */

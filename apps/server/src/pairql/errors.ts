@@ -103,7 +103,11 @@ export function unauthorized(
 }
 
 export function loggedOut(): PqlFailure {
-  return new PqlFailure({ id: '8df93d61', type: 'loggedOut', debugMessage: 'Admin token not found' });
+  return new PqlFailure({
+    id: '8df93d61',
+    type: 'loggedOut',
+    debugMessage: 'Admin token not found',
+  });
 }
 
 export function userTokenNotFound(): PqlFailure {

@@ -12,6 +12,8 @@ export interface TemplateParams {
   'password-reset': { url: string };
   'password-reset-no-account': { signupUrl: string };
   're-signup': { loginUrl: string; resetUrl: string };
+  /** To the operator: a parent asked for a public keychain that does not exist yet. */
+  'keychain-request': { parentEmail: string; searchQuery: string; description: string };
 }
 
 export type TemplateName = keyof TemplateParams;
@@ -42,9 +44,7 @@ const templates: Templates = {
       `Welcome to ${appName}! Please confirm your email address to finish creating your account.`,
     ],
     action: { label: 'Verify my email', url },
-    footnotes: [
-      'This link works for 24 hours. If you did not sign up, you can ignore this email.',
-    ],
+    footnotes: ['This link works for 24 hours. If you did not sign up, you can ignore this email.'],
   }),
   'magic-link': ({ url }, { appName }) => ({
     subject: `Your ${appName} login link`,
@@ -87,6 +87,14 @@ const templates: Templates = {
     ],
     action: { label: 'Log in', url: loginUrl },
     footnotes: [`Forgot your password? Reset it at ${resetUrl}`],
+  }),
+  'keychain-request': ({ parentEmail, searchQuery, description }, { appName }) => ({
+    subject: `${appName}: public keychain requested`,
+    paragraphs: [
+      `${parentEmail} asked for a public keychain.`,
+      `They searched for: ${searchQuery === '' ? '(nothing)' : searchQuery}`,
+      `What they need: ${description}`,
+    ],
   }),
 };
 

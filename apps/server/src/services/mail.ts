@@ -5,7 +5,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
-import { type RenderedEmail, renderEmail, type TemplateName, type TemplateParams } from './mail-templates.ts';
+import {
+  type RenderedEmail,
+  renderEmail,
+  type TemplateName,
+  type TemplateParams,
+} from './mail-templates.ts';
 
 export interface OutgoingEmail extends RenderedEmail {
   to: string;

@@ -33,14 +33,22 @@ const UseCasePage = lazy(() => import('../features/auth/UseCasePage'));
 const AuthenticatedLayout = lazy(() => import('./AuthenticatedLayout'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const ChildrenPage = lazy(() => import('../features/children/ChildrenPage'));
+const NewChildPage = lazy(() => import('../features/children/NewChildPage'));
+const ChildPage = lazy(() => import('../features/children/ChildPage'));
+const ComputersPage = lazy(() => import('../features/computers/ComputersPage'));
+const ComputerPage = lazy(() => import('../features/computers/ComputerPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazy import above. */
 const chromeRoutes: RouteObject[] = [
   { index: true, element: page(DashboardPage) },
   { path: 'settings', element: page(SettingsPage) },
-  // { path: 'children', element: page(ChildrenPage) },
-  // { path: 'children/:userId', element: page(ChildPage) },
+  { path: 'children', element: page(ChildrenPage) },
+  { path: 'children/new', element: page(NewChildPage) },
+  { path: 'children/:userId', element: page(ChildPage) },
+  { path: 'computers', element: page(ComputersPage) },
+  { path: 'computers/:computerId', element: page(ComputerPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

@@ -17,7 +17,11 @@ const SUBSCRIPTION_STATUSES = [
   'pendingAccountDeletion',
   'complimentary',
 ];
-const TRIGGERS = ['unlockRequestSubmitted', 'suspendFilterRequestSubmitted', 'adminChildSecurityEvent'];
+const TRIGGERS = [
+  'unlockRequestSubmitted',
+  'suspendFilterRequestSubmitted',
+  'adminChildSecurityEvent',
+];
 const RELEASE_CHANNELS = ['stable', 'beta', 'canary'];
 const REQUEST_STATUSES = ['pending', 'accepted', 'rejected'];
 const WEB_POLICIES = ['allowAll', 'blockAdult', 'blockAdultAnd', 'blockAllExcept', 'blockAll'];
@@ -189,7 +193,10 @@ export const initialMigration: PortableMigration = (dialect) => {
           .addColumn('child_id', t.id, cascade('children'))
           .addColumn('keychain_id', t.id, cascade('keychains'))
           .addColumn('schedule', t.json)
-          .addUniqueConstraint('child_keychains_keychain_child_unique', ['keychain_id', 'child_id']),
+          .addUniqueConstraint('child_keychains_keychain_child_unique', [
+            'keychain_id',
+            'child_id',
+          ]),
       ).execute();
       await index(db, 'child_keychains', ['child_id']);
 

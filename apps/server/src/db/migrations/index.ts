@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './0001_initial.ts';
+import { appCatalogueMigration } from './0002_app_catalogue.ts';
+import { publicKeychainsMigration } from './0003_public_keychains.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
 // Names sort alphabetically, so keep the 4-digit prefix.
 const migrations: Record<string, PortableMigration> = {
   '0001_initial': initialMigration,
+  '0002_app_catalogue': appCatalogueMigration,
+  '0003_public_keychains': publicKeychainsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -40,7 +40,11 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       parent.subscription_status_expiration,
       ctx.clock.now(),
     ),
-    notifications: notifications.map((n) => ({ id: n.id, trigger: n.trigger, methodId: n.method_id })),
+    notifications: notifications.map((n) => ({
+      id: n.id,
+      trigger: n.trigger,
+      methodId: n.method_id,
+    })),
     verifiedNotificationMethods: methods.map((m) => ({
       id: m.id,
       config: toWireConfig(fromDbJson<StoredMethodConfig>(m.config), ctx.services.tokens),

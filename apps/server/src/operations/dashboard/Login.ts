@@ -15,7 +15,11 @@ export default dashboardResolver('Login', async (input, ctx) => {
   const email = normaliseEmail(input.email);
   const { loginPerIp, loginFailuresPerEmail } = RATE_LIMITS;
   const failuresBucket = `login-failures:email:${email}`;
-  await ctx.services.rateLimit.consume(`login:ip:${ctx.ip}`, loginPerIp.limit, loginPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `login:ip:${ctx.ip}`,
+    loginPerIp.limit,
+    loginPerIp.windowSeconds,
+  );
   await ctx.services.rateLimit.check(
     failuresBucket,
     loginFailuresPerEmail.limit,

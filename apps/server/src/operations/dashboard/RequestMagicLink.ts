@@ -8,7 +8,9 @@ import { RATE_LIMITS } from '../../services/rate-limit.ts';
 export function safeRedirect(redirect: string | undefined): string | undefined {
   if (redirect === undefined) return undefined;
   if (!/^\/(?![/\\])/.test(redirect)) return undefined;
-  if (/[\\\s\u0000-\u001f]/.test(redirect)) return undefined;
+  if (/[\\\s]/.test(redirect) || [...redirect].some((c) => c.charCodeAt(0) < 32)) {
+    return undefined;
+  }
   return redirect;
 }
 
@@ -16,7 +18,11 @@ export function safeRedirect(redirect: string | undefined): string | undefined {
 export default dashboardResolver('RequestMagicLink', async (input, ctx) => {
   const email = validEmail(input.email);
   const { emailSendPerIp, emailSendPerEmail } = RATE_LIMITS;
-  await ctx.services.rateLimit.consume(`magic-link:ip:${ctx.ip}`, emailSendPerIp.limit, emailSendPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `magic-link:ip:${ctx.ip}`,
+    emailSendPerIp.limit,
+    emailSendPerIp.windowSeconds,
+  );
   await ctx.services.rateLimit.consume(
     `magic-link:email:${email}`,
     emailSendPerEmail.limit,

@@ -8,7 +8,11 @@ import { recordSecurityEvent } from '../../services/security-events.ts';
 export default dashboardResolver('SendPasswordResetEmail', async (input, ctx) => {
   const email = validEmail(input.email);
   const { emailSendPerIp, emailSendPerEmail } = RATE_LIMITS;
-  await ctx.services.rateLimit.consume(`reset:ip:${ctx.ip}`, emailSendPerIp.limit, emailSendPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `reset:ip:${ctx.ip}`,
+    emailSendPerIp.limit,
+    emailSendPerIp.windowSeconds,
+  );
   await ctx.services.rateLimit.consume(
     `reset:email:${email}`,
     emailSendPerEmail.limit,

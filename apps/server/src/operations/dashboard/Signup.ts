@@ -20,7 +20,11 @@ export default dashboardResolver('Signup', async (input, ctx) => {
   if (problem) throw badRequest('5e2d7c90', `password: ${problem}`, problem);
 
   const { emailSendPerIp, emailSendPerEmail } = RATE_LIMITS;
-  await ctx.services.rateLimit.consume(`signup:ip:${ctx.ip}`, emailSendPerIp.limit, emailSendPerIp.windowSeconds);
+  await ctx.services.rateLimit.consume(
+    `signup:ip:${ctx.ip}`,
+    emailSendPerIp.limit,
+    emailSendPerIp.windowSeconds,
+  );
   await ctx.services.rateLimit.consume(
     `signup:email:${email}`,
     emailSendPerEmail.limit,

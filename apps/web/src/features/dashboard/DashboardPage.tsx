@@ -1,22 +1,45 @@
-import { greeting } from '@keyward/domain/wording';
+import type { User } from '@keyward/contract/shared';
 import { BookOpenIcon, PlayCircleIcon, PlusIcon } from '@heroicons/react/24/outline';
 import { LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { Spinner } from '../../components/ui/Spinner';
+import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
+import { useChildren } from './api';
+import { ChildrenOverview } from './ChildrenOverview';
+import { Greeting } from './Greeting';
+import { SetupDashboard } from './SetupDashboard';
+
+function firstChild(children: readonly User[]): User | undefined {
+  return [...children].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))[0];
+}
+
+/**
+ * The spec's three situations: the first child has no computer yet (setup), children with
+ * computers (overview), no children (welcome).
+ */
+export default function DashboardPage({ now = new Date() }: { now?: Date }) {
+  const children = useChildren();
+  if (children.isPending) return <Spinner className="h-8 w-8" label="Loading..." />;
+  if (children.isError) {
+    if (children.error.type === 'loggedOut') return null; // the hook is already redirecting
+    return <FullPageStatus status="failure" title="Error" message={errorMessage(children.error)} />;
+  }
+  const first = firstChild(children.data);
+  if (!first) return <WelcomeDashboard now={now} />;
+  if (first.devices.length === 0) return <SetupDashboard child={first} now={now} />;
+  return <ChildrenOverview childList={children.data} now={now} />;
+}
 
 const resourceClasses =
   'flex items-start gap-4 rounded-xl p-4 ring-1 ring-slate-200 transition-colors hover:bg-violet-50 hover:ring-violet-300 focus-visible:outline-2 focus-visible:outline-violet-500';
 
-/** Situation 3 of the spec: no children yet. (Situations 1 and 2 come with the children feature.) */
-export default function DashboardPage({ now = new Date() }: { now?: Date }) {
+/** Situation 3 of the spec: no children yet. */
+function WelcomeDashboard({ now }: { now: Date }) {
   return (
     <div className="space-y-6">
-      <div>
-        <p className="text-sm font-semibold text-fuchsia-600">{greeting(now.getHours())}!</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">
-          Welcome to Keyward
-        </h1>
-      </div>
+      <Greeting now={now} title="Welcome to Keyward" />
       <Card className="bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white ring-0">
         <h2 className="text-xl font-semibold">Let's get your first child set up</h2>
         <p className="mt-2 max-w-2xl text-violet-100">

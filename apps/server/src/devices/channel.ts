@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { DeviceMessage, type ServerMessage } from '@keyward/contract/device';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../services/clock.ts';
+import type { PushHub } from '../services/push.ts';
+import { findMacPrincipal, type MacPrincipal } from './device-auth.ts';
+import { recordDeviceMessage, touchPresence } from './presence.ts';
+
+// The Mac push channel `GET /macos-app/channel` (server-behaviour §4.4), over WebSocket.
+// One connection per computer user: a newer one replaces the older. Every device message or ping
+// is a sign of life written to device_presence; silent connections are closed.
+
+export const CLOSE_TOKEN_NOT_FOUND = 4999;
+export const CLOSE_REPLACED = 4000;
+export const CLOSE_IDLE = 4001;
+export const IDLE_AFTER_MS = 100_000;
+export const IDLE_CHECK_EVERY_MS = 120_000;
+
+interface Connection {
+  id: string;
+  token: string;
+  principal: MacPrincipal;
+  socket: WebSocket;
+  lastActivityAt: number;
+  unsubscribe: () => void;
+  /** Messages are applied in order (a state followed by goingOffline must end offline). */
+  queue: Promise<void>;
+}
+
+export interface DeviceChannel {
+  /** Closes connections silent for IDLE_AFTER_MS or longer (by the injected clock). */
+  closeIdleConnections(): number;
+  /** Open connections, by computer-user id. */
+  connectionCount(): number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deviceChannel: DeviceChannel;
+  }
+}
+
+interface ChannelDeps {
+  db: Db;
+  clock: Clock;
+  push: PushHub;
+}
+
+export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelDeps) {
+  const { db, clock, push } = deps;
+  const instanceId = randomUUID();
+  const connections = new Map<string, Connection>();
+  const principals = new WeakMap<FastifyRequest, { token: string; principal: MacPrincipal }>();
+
+  function send(connection: Connection, message: ServerMessage) {
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
+    connection.socket.send(JSON.stringify(message));
+  }
+
+  function forget(connection: Connection) {
+    connection.unsubscribe();
+    if (connections.get(connection.principal.computerUserId) === connection) {
+      connections.delete(connection.principal.computerUserId);
+    }
+  }
+
+  function refuse(connection: Connection) {
+    forget(connection);
+    connection.socket.close(CLOSE_TOKEN_NOT_FOUND, 'userTokenNotFound');
+  }
+
+  /** A sign of life: re-checks the token (deleted computer users are refused at once). */
+  async function onActivity(connection: Connection, message: DeviceMessage | undefined) {
+    connection.lastActivityAt = clock.now().getTime();
+    const current = await findMacPrincipal(db, clock, connection.token);
+    if (!current || current.computerUserId !== connection.principal.computerUserId) {
+      refuse(connection);
+      return;
+    }
+    const link = { connectionId: connection.id, instanceId };
+    const now = clock.now();
+    if (message === undefined) {
+      await touchPresence(db, current.computerUserId, now, link);
+    } else {
+      await recordDeviceMessage(db, current.computerUserId, message, now, link);
+    }
+  }
+
+  const channel: DeviceChannel = {
+    closeIdleConnections() {
+      const now = clock.now().getTime();
+      let closed = 0;
+      for (const connection of [...connections.values()]) {
+        if (now - connection.lastActivityAt >= IDLE_AFTER_MS) {
+          forget(connection);
+          connection.socket.close(CLOSE_IDLE, 'idle');
+          closed++;
+        }
+      }
+      return closed;
+    },
+    connectionCount: () => connections.size,
+  };
+  app.decorate('deviceChannel', channel);
+
+  const idleTimer = setInterval(() => channel.closeIdleConnections(), IDLE_CHECK_EVERY_MS);
+  idleTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(idleTimer);
+    for (const connection of [...connections.values()]) forget(connection);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+    scope.get(
+      '/macos-app/channel',
+      {
+        websocket: true,
+        // Refused before the upgrade, as plain HTTP 401.
+        preValidation: async (request, reply) => {
+          const header = request.headers['x-usertoken'];
+          const principal = await findMacPrincipal(db, clock, header);
+          if (!principal || typeof header !== 'string') {
+            return reply
+              .code(401)
+              .type('application/json; charset=utf-8')
+              .send(
+                JSON.stringify({
+                  id: '6e88d0de',
+                  type: 'unauthorized',
+                  requestId: request.id,
+                  debugMessage: 'User token not found',
+                  appTag: 'userTokenNotFound',
+                  showContactSupport: false,
+                  statusCode: 401,
+                  version: 1,
+                }),
+              );
+          }
+          principals.set(request, { token: header, principal });
+        },
+      },
+      (socket, request) => {
+        const auth = principals.get(request);
+        if (!auth) {
+          socket.close(CLOSE_TOKEN_NOT_FOUND, 'userTokenNotFound');
+          return;
+        }
+        const { computerUserId } = auth.principal;
+        const connection: Connection = {
+          id: randomUUID(),
+          token: auth.token,
+          principal: auth.principal,
+          socket,
+          lastActivityAt: clock.now().getTime(),
+          unsubscribe: () => {},
+          queue: Promise.resolve(),
+        };
+
+        const older = connections.get(computerUserId);
+        if (older) {
+          forget(older);
+          older.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
+        }
+        connections.set(computerUserId, connection);
+        connection.unsubscribe = push.subscribe(computerUserId, (message) => {
+          send(connection, message);
+          if (message.case === 'userDeleted') refuse(connection);
+        });
+
+        const log = request.log.child({ computerUserId, connectionId: connection.id });
+        const handle = (message: DeviceMessage | undefined) => {
+          connection.queue = connection.queue
+            .then(() => onActivity(connection, message))
+            .catch((error) => {
+              // e.g. the computer user was deleted between the token check and the write
+              log.warn({ err: error }, 'could not record device presence');
+            });
+        };
+
+        socket.on('message', (data, isBinary) => {
+          if (isBinary) return;
+          let parsed: ReturnType<typeof DeviceMessage.safeParse>;
+          try {
+            parsed = DeviceMessage.safeParse(JSON.parse(data.toString()));
+          } catch {
+            log.debug('ignored a push-channel frame that is not JSON');
+            return;
+          }
+          if (!parsed.success) {
+            log.debug('ignored an unknown device message');
+            return;
+          }
+          handle(parsed.data);
+        });
+        socket.on('ping', () => handle(undefined));
+        socket.on('close', () => forget(connection));
+      },
+    );
+  });
+
+  return channel;
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../db/database.ts';
+import { toDbTime } from '../db/values.ts';
+import type { Clock } from '../services/clock.ts';
+import { hashToken, isUuid } from '../services/tokens.ts';
+
+export interface MacPrincipal {
+  computerUserId: string;
+  childId: string;
+  parentId: string;
+}
+
+/**
+ * The computer user an `X-UserToken` stands for (server-behaviour §2.8), or undefined when the
+ * token is missing, unknown, past its grace period, or its computer user was deleted.
+ */
+export async function findMacPrincipal(
+  db: Db,
+  clock: Clock,
+  header: string | string[] | undefined,
+): Promise<MacPrincipal | undefined> {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const now = toDbTime(clock.now());
+  const row = await db
+    .selectFrom('mac_app_tokens as t')
+    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
+    .innerJoin('children as c', 'c.id', 't.child_id')
+    .select(['t.computer_user_id', 't.child_id', 'c.parent_id'])
+    .where('t.token_hash', '=', hashToken(header))
+    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
+    .executeTakeFirst();
+  return row
+    ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
+    : undefined;
+}

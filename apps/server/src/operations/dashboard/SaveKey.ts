@@ -1,0 +1,72 @@
+import { describeKey } from '@keyward/domain/keys';
+import { toDbJson, toDbTime } from '../../db/values.ts';
+import { optionalText } from '../../keychains/keychain-input.ts';
+import { isUnexpired } from '../../keychains/keychain-rows.ts';
+import { checkSharedKey, expirationColumn } from '../../keychains/key-input.ts';
+import { badRequest, notFound } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+import { ownedKey, ownedKeychain } from '../ownership.ts';
+
+// server-behaviour §3.4: a key of an own keychain. The key must pass the wizard's address rules,
+// else badRequest naming the problem and nothing is stored. `deleted_at` holds the expiration.
+export default dashboardResolver('SaveKey', async (input, ctx) => {
+  const now = ctx.clock.now();
+  const keychain = await ownedKeychain(ctx.db, ctx.parentId, input.keychainId);
+  checkSharedKey(input.key);
+  const expiration = expirationColumn(input.expiration, now);
+  const comment = optionalText(input.comment);
+  const nowText = toDbTime(now);
+
+  if (input.isNew) {
+    const created = await ctx.db.transaction().execute(async (trx) => {
+      const taken = await trx
+        .selectFrom('keys')
+        .select('id')
+        .where('id', '=', input.id)
+        .executeTakeFirst();
+      if (taken) return false;
+      await trx
+        .insertInto('keys')
+        .values({
+          id: input.id,
+          keychain_id: keychain.id,
+          key: toDbJson(input.key),
+          comment,
+          created_at: nowText,
+          updated_at: nowText,
+          deleted_at: expiration,
+        })
+        .execute();
+      return true;
+    });
+    if (!created) {
+      throw badRequest(
+        '04fb27a8',
+        `Key id ${input.id} already exists`,
+        'This key could not be created. Please reload the page and try again.',
+      );
+    }
+    await recordSecurityEvent(
+      ctx,
+      ctx.parentId,
+      'keyCreated',
+      `keychain: ${keychain.name}, key: ${describeKey(input.key)}`,
+    );
+  } else {
+    // An expired key is invisible everywhere, so it cannot be edited either.
+    const key = await ownedKey(ctx.db, ctx.parentId, input.id);
+    const isVisible = key.deleted_at === null || key.deleted_at > nowText;
+    if (key.keychain_id !== keychain.id || !isVisible) throw notFound('Key');
+    await ctx.db
+      .updateTable('keys')
+      .set({ key: toDbJson(input.key), comment, deleted_at: expiration, updated_at: nowText })
+      .where('id', '=', key.id)
+      .where('keychain_id', '=', keychain.id)
+      .where(isUnexpired(now))
+      .execute();
+  }
+
+  await ctx.services.push.toKeychainHolders(keychain.id, { case: 'userUpdated' });
+  return { success: true };
+});

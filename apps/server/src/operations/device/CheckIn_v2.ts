@@ -1,0 +1,305 @@
+import type {
+  AdminAccountStatus,
+  AppManifest,
+  Browser,
+  CheckInInput,
+  CheckInKeychain,
+  CheckInOutput,
+  ResolvedFilterSuspension,
+  ResolvedUnlockRequest,
+} from '@keyward/contract/device';
+import type { FilterSuspensionDecision, RuleSchedule, SharedKey } from '@keyward/contract/shared';
+import { latestReleaseFor } from '@keyward/domain/app-update';
+import type { Db } from '../../db/database.ts';
+import type { SubscriptionStatus } from '../../db/schema.ts';
+import { fromDbBool, fromDbJson, toDbBool, toDbTime } from '../../db/values.ts';
+import { loadUserData } from '../../devices/user-data.ts';
+import type { DeviceContext } from '../../pairql/context.ts';
+import { deviceResolver } from '../../pairql/resolver.ts';
+import { newToken } from '../../services/tokens.ts';
+
+// server-behaviour §4.2: the Mac's periodic check-in (every 20 minutes, and on `userUpdated`).
+
+export default deviceResolver('CheckIn_v2', async (input, ctx) => {
+  const now = ctx.clock.now();
+  const computerUser = await ctx.db
+    .selectFrom('computer_users as cu')
+    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
+    .select([
+      'cu.id',
+      'cu.computer_id',
+      'cu.app_version',
+      'cu.is_admin',
+      'm.filter_version',
+      'm.os_version',
+      'm.app_release_channel',
+    ])
+    .where('cu.id', '=', ctx.computerUserId)
+    .executeTakeFirstOrThrow();
+
+  await updateVersions(ctx.db, computerUser, input, now);
+  if (input.namedApps?.length) await recordNamedApps(ctx, input.namedApps);
+
+  const channel = computerUser.app_release_channel;
+  const releases = await ctx.db
+    .selectFrom('releases')
+    .select(['semver', 'channel', 'pace', 'release_date'])
+    .execute();
+  const latestRelease = latestReleaseFor(
+    releases.map((r) => ({ ...r, releaseDate: r.release_date })),
+    channel,
+    input.appVersion,
+  );
+
+  const output: CheckInOutput = {
+    adminAccountStatus: await accountStatus(ctx.db, ctx.parentId),
+    appManifest: await appManifest(ctx.db),
+    browsers: await browsers(ctx.db),
+    keychains: await assignedKeychains(ctx.db, ctx.childId, now),
+    updateReleaseChannel: channel,
+    userData: await loadUserData(ctx.db, ctx.childId),
+    trustedTime: now.toISOString(),
+  };
+  if (latestRelease) output.latestRelease = latestRelease;
+  if (input.pendingFilterSuspension !== undefined) {
+    const decided = await decidedSuspension(ctx, input.pendingFilterSuspension);
+    if (decided) output.resolvedFilterSuspension = decided;
+  }
+  if (input.pendingUnlockRequests !== undefined) {
+    output.resolvedUnlockRequests = await decidedUnlockRequests(ctx, input.pendingUnlockRequests);
+  }
+  return output;
+});
+
+/** Absent values never overwrite; unchanged values are not rewritten. */
+async function updateVersions(
+  db: Db,
+  current: {
+    id: string;
+    computer_id: string;
+    app_version: string;
+    is_admin: unknown;
+    filter_version: string | null;
+    os_version: string | null;
+  },
+  input: CheckInInput,
+  now: Date,
+) {
+  const at = toDbTime(now);
+  const userChanges: { app_version?: string; is_admin?: number } = {};
+  if (input.appVersion !== current.app_version) userChanges.app_version = input.appVersion;
+  if (
+    input.isAdmin !== undefined &&
+    (current.is_admin === null || input.isAdmin !== fromDbBool(current.is_admin))
+  ) {
+    userChanges.is_admin = toDbBool(input.isAdmin);
+  }
+  if (Object.keys(userChanges).length > 0) {
+    await db
+      .updateTable('computer_users')
+      .set({ ...userChanges, updated_at: at })
+      .where('id', '=', current.id)
+      .execute();
+  }
+
+  const computerChanges: { filter_version?: string; os_version?: string } = {};
+  if (input.filterVersion !== undefined && input.filterVersion !== current.filter_version) {
+    computerChanges.filter_version = input.filterVersion;
+  }
+  if (input.osVersion !== undefined && input.osVersion !== current.os_version) {
+    computerChanges.os_version = input.osVersion;
+  }
+  if (Object.keys(computerChanges).length > 0) {
+    await db
+      .updateTable('computers')
+      .set({ ...computerChanges, updated_at: at })
+      .where('id', '=', current.computer_id)
+      .execute();
+  }
+}
+
+/** Apps the Mac saw that the catalogue does not know yet, counted for the operator. */
+async function recordNamedApps(ctx: DeviceContext, apps: NonNullable<CheckInInput['namedApps']>) {
+  const bundleIds = [...new Set(apps.map((app) => app.bundleId))];
+  const identified = new Set(
+    (
+      await ctx.db
+        .selectFrom('app_bundle_ids')
+        .select('bundle_id')
+        .where('bundle_id', 'in', bundleIds)
+        .execute()
+    ).map((row) => row.bundle_id),
+  );
+  const at = toDbTime(ctx.clock.now());
+  const seen = new Set<string>();
+  for (const app of apps) {
+    if (identified.has(app.bundleId) || seen.has(app.bundleId)) continue;
+    seen.add(app.bundleId);
+    const names = {
+      bundle_name: app.bundleName ?? null,
+      localized_name: app.localizedName ?? null,
+      launchable: app.launchable === undefined ? null : toDbBool(app.launchable),
+    };
+    await ctx.db
+      .insertInto('unidentified_apps')
+      .values({
+        id: newToken(),
+        bundle_id: app.bundleId,
+        ...names,
+        count: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.column('bundle_id').doUpdateSet((eb) => ({
+          count: eb('unidentified_apps.count', '+', 1),
+          updated_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
+const ACCOUNT_STATUS: Record<SubscriptionStatus, AdminAccountStatus> = {
+  paid: 'active',
+  trialing: 'active',
+  trialExpiringSoon: 'active',
+  complimentary: 'active',
+  overdue: 'needsAttention',
+  pendingEmailVerification: 'inactive',
+  unpaid: 'inactive',
+  pendingAccountDeletion: 'inactive',
+};
+
+async function accountStatus(db: Db, parentId: string): Promise<AdminAccountStatus> {
+  const parent = await db
+    .selectFrom('parents')
+    .select('subscription_status')
+    .where('id', '=', parentId)
+    .executeTakeFirstOrThrow();
+  return ACCOUNT_STATUS[parent.subscription_status];
+}
+
+async function appManifest(db: Db): Promise<AppManifest> {
+  const apps = await db
+    .selectFrom('identified_apps as a')
+    .leftJoin('app_categories as c', 'c.id', 'a.category_id')
+    .select(['a.id', 'a.slug', 'a.name', 'c.name as category'])
+    .orderBy('a.slug')
+    .execute();
+  const bundleIds = await db
+    .selectFrom('app_bundle_ids')
+    .select(['identified_app_id', 'bundle_id'])
+    .orderBy('bundle_id')
+    .execute();
+  const byApp = new Map<string, string[]>();
+  for (const row of bundleIds) {
+    byApp.set(row.identified_app_id, [...(byApp.get(row.identified_app_id) ?? []), row.bundle_id]);
+  }
+  return {
+    apps: apps.map((app) => ({
+      slug: app.slug,
+      name: app.name,
+      bundleIds: byApp.get(app.id) ?? [],
+      ...(app.category ? { category: app.category } : {}),
+    })),
+  };
+}
+
+/** Browser matchers, named after the catalogue app with that bundle id when there is one. */
+async function browsers(db: Db): Promise<Browser[]> {
+  const rows = await db
+    .selectFrom('browsers as b')
+    .leftJoin('app_bundle_ids as ab', 'ab.bundle_id', 'b.match')
+    .leftJoin('identified_apps as a', 'a.id', 'ab.identified_app_id')
+    .select(['b.match', 'a.name'])
+    .orderBy('b.match')
+    .execute();
+  return rows.map((row) => ({ name: row.name ?? row.match, bundleId: row.match }));
+}
+
+/** Each keychain assigned to the child, with its unexpired keys only. */
+async function assignedKeychains(db: Db, childId: string, now: Date): Promise<CheckInKeychain[]> {
+  const assignments = await db
+    .selectFrom('child_keychains')
+    .select(['keychain_id', 'schedule'])
+    .where('child_id', '=', childId)
+    .orderBy('created_at')
+    .orderBy('keychain_id')
+    .execute();
+  if (assignments.length === 0) return [];
+  const at = toDbTime(now);
+  const keys = await db
+    .selectFrom('keys')
+    .select(['id', 'keychain_id', 'key'])
+    .where(
+      'keychain_id',
+      'in',
+      assignments.map((a) => a.keychain_id),
+    )
+    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', at)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return assignments.map((assignment) => {
+    const keychain: CheckInKeychain = {
+      id: assignment.keychain_id,
+      keys: keys
+        .filter((key) => key.keychain_id === assignment.keychain_id)
+        .map((key) => ({ id: key.id, key: fromDbJson<SharedKey>(key.key) })),
+    };
+    if (assignment.schedule !== null) {
+      keychain.schedule = fromDbJson<RuleSchedule>(assignment.schedule);
+    }
+    return keychain;
+  });
+}
+
+/** The decision on this Mac's pending suspension request, once there is one. */
+async function decidedSuspension(
+  ctx: DeviceContext,
+  requestId: string,
+): Promise<ResolvedFilterSuspension | undefined> {
+  const request = await ctx.db
+    .selectFrom('mac_suspend_filter_requests')
+    .select(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
+    .where('id', '=', requestId)
+    .where('computer_user_id', '=', ctx.computerUserId)
+    .executeTakeFirst();
+  if (!request || request.status === 'pending') return undefined;
+  const decision: FilterSuspensionDecision =
+    request.status === 'accepted'
+      ? {
+          case: 'accepted',
+          durationInSeconds: request.duration,
+          ...(request.extra_monitoring ? { extraMonitoring: request.extra_monitoring } : {}),
+        }
+      : { case: 'rejected' };
+  return {
+    id: request.id,
+    decision,
+    ...(request.response_comment ? { comment: request.response_comment } : {}),
+  };
+}
+
+/** This Mac's unlock requests among `ids` that are no longer pending. */
+async function decidedUnlockRequests(
+  ctx: DeviceContext,
+  ids: string[],
+): Promise<ResolvedUnlockRequest[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom('unlock_requests')
+    .select(['id', 'status', 'url', 'hostname', 'ip_address', 'response_comment'])
+    .where('id', 'in', ids)
+    .where('computer_user_id', '=', ctx.computerUserId)
+    .where('status', '!=', 'pending')
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    target: row.url ?? row.hostname ?? row.ip_address ?? '',
+    ...(row.response_comment ? { comment: row.response_comment } : {}),
+  }));
+}

@@ -1,0 +1,34 @@
+import { newToken } from '../../services/tokens.ts';
+import { deviceResolver } from '../../pairql/resolver.ts';
+
+// server-behaviour §4.3: the event may concern another computer user of the same parent (e.g. a
+// new macOS account on the same Mac); anything else is dropped without telling the device.
+export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
+  const computerUser = await ctx.db
+    .selectFrom('computer_users as cu')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .select('cu.id')
+    .where('cu.id', '=', input.deviceId)
+    .where('c.parent_id', '=', ctx.parentId)
+    .executeTakeFirst();
+  if (!computerUser) {
+    ctx.log.info(
+      { deviceId: input.deviceId },
+      'dropped a security event for a foreign computer user',
+    );
+    return { success: true };
+  }
+  await ctx.db
+    .insertInto('security_events')
+    .values({
+      id: newToken(),
+      parent_id: ctx.parentId,
+      computer_user_id: computerUser.id,
+      event: input.event,
+      detail: input.detail ?? null,
+      ip_address: null,
+      created_at: ctx.clock.now().toISOString(),
+    })
+    .execute();
+  return { success: true };
+});

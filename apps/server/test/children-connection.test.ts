@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DAY } from '../src/db/values.ts';
+import { newToken } from '../src/services/tokens.ts';
+import { createChild, type Parent } from './children-fixtures.ts';
+import { connectUser, newMac } from './device-fixtures.ts';
+import { createTestServer, type TestServer } from './harness.ts';
+
+let server: TestServer;
+let alice: Parent;
+let bob: Parent;
+beforeAll(async () => {
+  server = await createTestServer();
+  alice = await server.signUpVerifiedParent();
+  bob = await server.signUpVerifiedParent();
+});
+afterAll(async () => server.close());
+
+function createCode(parent: Parent, childId: string) {
+  return server.call('CreatePendingAppConnection', { userId: childId }, { token: parent.token });
+}
+
+describe('CreatePendingAppConnection', () => {
+  test('a 6-digit code, stored only as its HMAC, valid for 2 days', async () => {
+    const childId = await createChild(server, alice);
+    const result = await createCode(alice, childId);
+    expect(result.status).toBe(200);
+    const { code } = result.body;
+    expect(Number.isInteger(code)).toBe(true);
+    expect(code).toBeGreaterThanOrEqual(100_000);
+    expect(code).toBeLessThanOrEqual(999_999);
+
+    const rows = await server.db
+      .selectFrom('connection_codes')
+      .selectAll()
+      .where('child_id', '=', childId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    expect(row.expires_at).toBe(new Date(server.clock.now().getTime() + 2 * DAY).toISOString());
+    expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(String(code));
+  });
+
+  test('codes differ from one another', async () => {
+    const childId = await createChild(server, alice);
+    const codes = new Set<number>();
+    for (let i = 0; i < 8; i++) codes.add((await createCode(alice, childId)).body.code);
+    expect(codes.size).toBe(8);
+  });
+
+  test('the code connects a Mac once, and not after it has expired', async () => {
+    const childId = await createChild(server, alice, { name: 'Sam' });
+    const { code } = (await createCode(alice, childId)).body;
+    const connected = await connectUser(server, code, newMac());
+    expect(connected.status).toBe(200);
+    expect(connected.body.id).toBe(childId);
+    const reused = await connectUser(server, code, newMac());
+    expect(reused.status).toBe(401);
+
+    const late = (await createCode(alice, childId)).body.code;
+    server.clock.advance(2 * DAY + 1000);
+    const expired = await connectUser(server, late, newMac());
+    expect(expired.status).toBe(401);
+    expect(expired.body.id).toBe('6e7fc234');
+  });
+
+  test('at most 20 codes per parent per hour', async () => {
+    const limited = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
+    try {
+      const parent = await limited.signUpVerifiedParent();
+      const childId = newToken();
+      await limited.call(
+        'SaveUser',
+        {
+          id: childId,
+          isNew: true,
+          name: 'Sam',
+          keyloggingEnabled: false,
+          screenshotsEnabled: false,
+          screenshotsResolution: 1000,
+          screenshotsFrequency: 120,
+          showSuspensionActivity: false,
+          keychains: [],
+        },
+        { token: parent.token },
+      );
+      for (let i = 0; i < 20; i++) {
+        const ok = await limited.call(
+          'CreatePendingAppConnection',
+          { userId: childId },
+          { token: parent.token },
+        );
+        expect(ok.status).toBe(200);
+      }
+      const refused = await limited.call(
+        'CreatePendingAppConnection',
+        { userId: childId },
+        { token: parent.token },
+      );
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("another parent's child is notFound and no code is created", async () => {
+    const childId = await createChild(server, alice);
+    const result = await createCode(bob, childId);
+    expect(result.status).toBe(404);
+    expect(result.body).toMatchObject({ type: 'notFound', entityName: 'Child' });
+    const rows = await server.db
+      .selectFrom('connection_codes')
+      .select('id')
+      .where('child_id', '=', childId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HOUR, MINUTE } from '../src/db/values.ts';
+import { createTestServer, type TestServer, uniqueEmail } from './harness.ts';
+
+describe('rate limits (scale 1)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
+  });
+  afterAll(async () => server.close());
+
+  test('a fourth signup for one email in an hour is 429 with Retry-After, then allowed again', async () => {
+    const email = uniqueEmail();
+    for (let i = 0; i < 3; i++) {
+      expect((await server.call('Signup', { email, password: 'abcd' })).status).toBe(200);
+    }
+    const limited = await server.call('Signup', { email, password: 'abcd' });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({
+      type: 'badRequest',
+      statusCode: 429,
+      userMessage: 'Too many attempts. Please wait a few minutes and try again.',
+    });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    server.clock.advance(retryAfter * 1000);
+    expect((await server.call('Signup', { email, password: 'abcd' })).status).toBe(200);
+  });
+
+  test('the per-email limit applies to unknown addresses too (magic link)', async () => {
+    server.clock.advance(HOUR);
+    const email = uniqueEmail('nobody');
+    for (let i = 0; i < 3; i++) await server.call('RequestMagicLink', { email });
+    expect((await server.call('RequestMagicLink', { email })).status).toBe(429);
+  });
+
+  test('ten failed logins for one email block even the right password for 15 minutes', async () => {
+    server.clock.advance(HOUR);
+    const parent = await server.signUpVerifiedParent();
+    for (let i = 0; i < 10; i++) {
+      expect((await server.call('Login', { email: parent.email, password: 'wrong' })).status).toBe(
+        401,
+      );
+    }
+    const blocked = await server.call('Login', { email: parent.email, password: parent.password });
+    expect(blocked.status).toBe(429);
+    server.clock.advance(15 * MINUTE);
+    expect(
+      (await server.call('Login', { email: parent.email, password: parent.password })).status,
+    ).toBe(200);
+  });
+
+  test('X-Forwarded-For from an untrusted peer does not dodge the per-IP limit', async () => {
+    server.clock.advance(HOUR);
+    let last = 0;
+    for (let i = 0; i < 21; i++) {
+      const result = await server.call(
+        'SaveConferenceEmail',
+        { email: uniqueEmail('v'), source: 'booth' },
+        { headers: { 'x-forwarded-for': `10.0.0.${i}` } },
+      );
+      last = result.status;
+    }
+    expect(last).toBe(429);
+  });
+});
+
+describe('client IP behind a trusted proxy', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer({
+      env: {
+        RATE_LIMIT_SCALE: '1',
+        TRUSTED_PROXIES: '127.0.0.1',
+        CLIENT_IP_HEADER: 'CF-Connecting-IP',
+      },
+    });
+  });
+  afterAll(async () => server.close());
+
+  test('each forwarded client has its own budget and is stored on events', async () => {
+    for (let i = 0; i < 25; i++) {
+      const result = await server.call(
+        'SaveConferenceEmail',
+        { email: uniqueEmail('v'), source: 'booth' },
+        { headers: { 'x-forwarded-for': `10.0.1.${i}, 127.0.0.1` } },
+      );
+      expect(result.status).toBe(200);
+    }
+    const parent = await server.signUpVerifiedParent();
+    await server.call(
+      'Login',
+      { email: parent.email, password: parent.password },
+      { headers: { 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': '10.9.9.9' } },
+    );
+    const event = await server.db
+      .selectFrom('security_events')
+      .select('ip_address')
+      .where('parent_id', '=', parent.adminId)
+      .where('event', '=', 'login')
+      .executeTakeFirstOrThrow();
+    expect(event.ip_address).toBe('203.0.113.9');
+  });
+});

@@ -1,0 +1,214 @@
+import type { User, UserDevice } from '@keyward/contract/shared';
+import { ComputerDesktopIcon } from '@heroicons/react/24/outline';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useReducer, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Button } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { DeleteModal } from '../../components/ui/DeleteModal';
+import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { PageHeading } from '../../components/ui/PageHeading';
+import { Spinner } from '../../components/ui/Spinner';
+import { dashboardQueryKey } from '../../lib/api/hooks';
+import { errorMessage, toPqlError } from '../../lib/errors';
+import { externalLinks } from '../../lib/links';
+import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
+import {
+  BlockedAppsSection,
+  ComputersSection,
+  DowntimeSection,
+  MonitoringSection,
+  NameSection,
+} from './ChildSections';
+import {
+  canSave,
+  childEditorReducer,
+  draftErrors,
+  initialChildEditorState,
+  toSaveChildInput,
+} from './child-editor';
+import { ConnectionCodeDialog } from './ConnectionCodeDialog';
+
+export default function ChildPage() {
+  const { userId = '' } = useParams();
+  const child = useChild(userId);
+  const [isConnecting, setIsConnecting] = useState(false);
+
+  if (child.isPending) return <Spinner className="h-8 w-8" label="Loading child..." />;
+  if (child.isError) {
+    if (child.error.type === 'loggedOut') return null; // the hook is already redirecting
+    return (
+      <FullPageStatus
+        status="failure"
+        title={child.error.type === 'notFound' ? 'Not found' : 'Error'}
+        message={errorMessage(child.error)}
+      />
+    );
+  }
+
+  return (
+    <>
+      {child.data.devices.length === 0 ? (
+        <ChildWithoutComputers child={child.data} onAddComputer={() => setIsConnecting(true)} />
+      ) : (
+        <ChildEditor
+          key={child.data.id}
+          child={child.data}
+          onAddComputer={() => setIsConnecting(true)}
+        />
+      )}
+      <ConnectionCodeDialog
+        isOpen={isConnecting}
+        childId={child.data.id}
+        childName={child.data.name}
+        onClose={() => setIsConnecting(false)}
+      />
+    </>
+  );
+}
+
+function useDeleteChildFlow(childId: string) {
+  const [isConfirming, setIsConfirming] = useState(false);
+  const deleteChild = useDeleteChild();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  async function confirm() {
+    try {
+      await deleteChild.mutateAsync({ type: 'child', id: childId });
+    } catch {
+      setIsConfirming(false);
+      return; // the error toast has told the parent
+    }
+    navigate('/children', { replace: true });
+    queryClient.removeQueries({ queryKey: dashboardQueryKey('GetUser', childId) });
+  }
+  return {
+    open: () => setIsConfirming(true),
+    modal: (
+      <DeleteModal
+        isOpen={isConfirming}
+        type="child"
+        isDeleting={deleteChild.isPending}
+        onConfirm={() => void confirm()}
+        onCancel={() => setIsConfirming(false)}
+      />
+    ),
+  };
+}
+
+function ChildWithoutComputers({
+  child,
+  onAddComputer,
+}: {
+  child: User;
+  onAddComputer: () => void;
+}) {
+  const deletion = useDeleteChildFlow(child.id);
+  return (
+    <>
+      <PageHeading title={child.name} />
+      <Card className="max-w-2xl text-center">
+        <ComputerDesktopIcon className="mx-auto h-12 w-12 text-violet-600" aria-hidden="true" />
+        <h2 className="mt-3 text-lg font-semibold text-slate-900">
+          Connect {child.name}'s computer
+        </h2>
+        <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+          Install the{' '}
+          <a
+            href={externalLinks.macAppDownload}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-semibold text-violet-700 hover:underline"
+          >
+            Keyward Mac app
+          </a>{' '}
+          on {child.name}'s computer, then get a connection code and enter it in the app.
+        </p>
+        <Button className="mt-6" onClick={onAddComputer}>
+          Get connection code
+        </Button>
+      </Card>
+      <div className="mt-8 max-w-2xl">
+        <Button variant="secondary" onClick={deletion.open}>
+          Delete child
+        </Button>
+      </div>
+      {deletion.modal}
+    </>
+  );
+}
+
+function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () => void }) {
+  const [state, dispatch] = useReducer(childEditorReducer, child, (loaded) =>
+    childEditorReducer(initialChildEditorState(loaded.id), { type: 'loaded', child: loaded }),
+  );
+  // Fresh data (a refetch, another tab) replaces the form only while it has no unsaved edits.
+  useEffect(() => dispatch({ type: 'loaded', child }), [child]);
+
+  const saveChild = useSaveChild();
+  const deleteConnection = useDeleteConnection();
+  const deletion = useDeleteChildFlow(child.id);
+  const [connectionToDelete, setConnectionToDelete] = useState<UserDevice | null>(null);
+  const errors = draftErrors(state.draft);
+
+  async function save() {
+    if (!canSave(state)) return;
+    dispatch({ type: 'saveStarted' });
+    try {
+      await saveChild.mutateAsync(toSaveChildInput(state));
+      dispatch({ type: 'saveSucceeded' });
+    } catch (error) {
+      dispatch({ type: 'saveFailed', message: errorMessage(toPqlError(error)) });
+    }
+  }
+
+  async function confirmDeleteConnection() {
+    if (!connectionToDelete) return;
+    try {
+      await deleteConnection.mutateAsync({ type: 'computerUser', id: connectionToDelete.id });
+    } catch {
+      // the error toast has told the parent
+    }
+    setConnectionToDelete(null);
+  }
+
+  return (
+    <>
+      <PageHeading title={child.name} />
+      <div className="max-w-3xl space-y-6">
+        <NameSection state={state} errors={errors} dispatch={dispatch} />
+        <ComputersSection
+          devices={child.devices}
+          onAddComputer={onAddComputer}
+          onDeleteConnection={setConnectionToDelete}
+        />
+        <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
+        <DowntimeSection state={state} dispatch={dispatch} />
+        <BlockedAppsSection state={state} dispatch={dispatch} />
+        {/* The Keychains section (assigned keychains, add keychain) goes here with the keychains issue. */}
+
+        {state.saveError && (
+          <p role="alert" className="text-sm text-red-700">
+            {state.saveError}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-between">
+          <Button variant="secondary" onClick={deletion.open}>
+            Delete child
+          </Button>
+          <Button onClick={() => void save()} disabled={!canSave(state)} isLoading={state.isSaving}>
+            Save child
+          </Button>
+        </div>
+      </div>
+      <DeleteModal
+        isOpen={connectionToDelete !== null}
+        type="connection"
+        isDeleting={deleteConnection.isPending}
+        onConfirm={() => void confirmDeleteConnection()}
+        onCancel={() => setConnectionToDelete(null)}
+      />
+      {deletion.modal}
+    </>
+  );
+}

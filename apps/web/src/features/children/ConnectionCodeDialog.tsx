@@ -1,0 +1,146 @@
+import type { UserDevice } from '@keyward/contract/shared';
+import { CheckCircleIcon, ComputerDesktopIcon } from '@heroicons/react/24/outline';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button } from '../../components/ui/Button';
+import { Modal } from '../../components/ui/Modal';
+import { Spinner } from '../../components/ui/Spinner';
+import { dashboardQueryKey } from '../../lib/api/hooks';
+import { errorMessage, toPqlError } from '../../lib/errors';
+import { useChild, useCreateConnectionCode } from './api';
+
+/** How often the open dialog asks whether the computer has connected. */
+export const CONNECTION_POLL_MS = 2000;
+
+type CodeRequest =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'succeeded'; code: number; knownComputerIds: readonly string[] }
+  | { status: 'failed'; message: string };
+
+type ConnectionCodeDialogProps = {
+  isOpen: boolean;
+  childId: string;
+  childName: string;
+  onClose: () => void;
+};
+
+/** Gets a code for the Mac app and shows the computer as soon as it connects. */
+export function ConnectionCodeDialog({ isOpen, ...props }: ConnectionCodeDialogProps) {
+  // Mounted only while open, so every opening asks for a fresh code.
+  return isOpen ? <ConnectionCodeDialogContent {...props} /> : null;
+}
+
+function ConnectionCodeDialogContent({
+  childId,
+  childName,
+  onClose,
+}: Omit<ConnectionCodeDialogProps, 'isOpen'>) {
+  const [request, setRequest] = useState<CodeRequest>({ status: 'idle' });
+  const queryClient = useQueryClient();
+  const createCode = useCreateConnectionCode();
+
+  const knownIds = request.status === 'succeeded' ? request.knownComputerIds : null;
+  const isWaiting = knownIds !== null;
+  const child = useChild(childId, { refetchInterval: isWaiting ? CONNECTION_POLL_MS : false });
+  const connected: UserDevice | undefined = knownIds
+    ? child.data?.devices.find((device) => !knownIds.includes(device.id))
+    : undefined;
+
+  const { refetch } = child;
+  const { mutateAsync } = createCode;
+  const requestCode = useCallback(async () => {
+    setRequest({ status: 'loading' });
+    // The computers the child has before the code exists: any other one is the new connection.
+    const before = await refetch({ cancelRefetch: false });
+    if (before.isError || !before.data) {
+      setRequest({ status: 'failed', message: errorMessage(toPqlError(before.error)) });
+      return;
+    }
+    try {
+      const { code } = await mutateAsync({ userId: childId });
+      const knownComputerIds = before.data.devices.map((device) => device.id);
+      setRequest({ status: 'succeeded', code, knownComputerIds });
+    } catch (error) {
+      setRequest({ status: 'failed', message: errorMessage(toPqlError(error)) });
+    }
+  }, [childId, refetch, mutateAsync]);
+
+  const hasRequested = useRef(false);
+  useEffect(() => {
+    if (hasRequested.current) return;
+    hasRequested.current = true;
+    void requestCode();
+  }, [requestCode]);
+
+  const connectedId = connected?.id;
+  useEffect(() => {
+    if (!connectedId) return;
+    for (const op of ['GetUsers', 'GetDevices', 'GetDevice', 'DashboardWidgets'] as const) {
+      void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(op) });
+    }
+  }, [connectedId, queryClient]);
+
+  return (
+    <Modal
+      isOpen
+      title={connected ? 'Computer connected' : 'Connect a computer'}
+      onClose={onClose}
+      icon={
+        <span className="flex h-10 w-10 items-center justify-center rounded-full bg-violet-100">
+          {connected ? (
+            <CheckCircleIcon className="h-6 w-6 text-violet-600" aria-hidden="true" />
+          ) : (
+            <ComputerDesktopIcon className="h-6 w-6 text-violet-600" aria-hidden="true" />
+          )}
+        </span>
+      }
+      actions={
+        <>
+          {request.status === 'failed' && (
+            <Button variant="secondary" onClick={() => void requestCode()}>
+              Try again
+            </Button>
+          )}
+          <Button variant={connected ? 'primary' : 'secondary'} onClick={onClose}>
+            {connected ? 'Done' : 'Close'}
+          </Button>
+        </>
+      }
+    >
+      {(request.status === 'idle' || request.status === 'loading') && (
+        <div className="py-6">
+          <Spinner className="h-6 w-6" label="Getting a connection code..." />
+        </div>
+      )}
+      {request.status === 'failed' && (
+        <p role="alert" className="text-red-700">
+          {request.message}
+        </p>
+      )}
+      {request.status === 'succeeded' && connected && (
+        <p role="status" className="py-4 text-base">
+          <span className="block text-lg font-semibold text-slate-900">
+            {connected.modelTitle} connected!
+          </span>
+          <span className="mt-1 block">{childName}'s computer is now connected to Keyward.</span>
+        </p>
+      )}
+      {request.status === 'succeeded' && !connected && (
+        <div className="space-y-4">
+          <p>Open the Keyward Mac app on {childName}'s computer and enter this connection code:</p>
+          <div className="rounded-xl bg-violet-50 py-4 text-center">
+            <p className="text-xs font-semibold tracking-wide text-violet-700 uppercase">
+              Connection code
+            </p>
+            <p className="mt-1 font-mono text-4xl font-bold tracking-[0.3em] text-violet-800 sm:text-5xl">
+              {String(request.code).padStart(6, '0')}
+            </p>
+          </div>
+          <p className="text-xs text-slate-500">The code works once and expires in 2 days.</p>
+          <Spinner className="h-4 w-4" label="Waiting for the computer to connect..." />
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,28 @@
+import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
+
+export const useChildren = () => useDashboardQuery('GetUsers', undefined);
+
+export const useChild = (id: string, options: { refetchInterval?: number | false } = {}) =>
+  useDashboardQuery('GetUser', id, options);
+
+export const useSaveChild = () =>
+  useDashboardMutation('SaveUser', {
+    toast: { verb: 'save', entity: 'child' },
+    invalidates: ['GetUsers', 'GetUser', 'DashboardWidgets'],
+  });
+
+// Not GetUser: the deleted child's page is still mounted while the caches refresh.
+export const useDeleteChild = () =>
+  useDashboardMutation('DeleteEntity_v2', {
+    toast: { verb: 'delete', entity: 'child' },
+    invalidates: ['GetUsers', 'GetDevices', 'DashboardWidgets'],
+  });
+
+/** Unlinks one computer from a child (DeleteEntity_v2 type 'computerUser'). */
+export const useDeleteConnection = () =>
+  useDashboardMutation('DeleteEntity_v2', {
+    toast: { verb: 'delete', entity: 'connection' },
+    invalidates: ['GetUser', 'GetUsers', 'GetDevices', 'GetDevice', 'DashboardWidgets'],
+  });
+
+export const useCreateConnectionCode = () => useDashboardMutation('CreatePendingAppConnection');

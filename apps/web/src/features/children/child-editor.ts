@@ -1,0 +1,311 @@
+import type { DashboardInput } from '@keyward/contract/dashboard';
+import type { PlainTimeWindow, RuleSchedule, User } from '@keyward/contract/shared';
+import { LIMITS } from '@keyward/contract/shared';
+import {
+  clampTime,
+  DEFAULT_ACTIVE_SCHEDULE,
+  DEFAULT_DOWNTIME,
+  toggleDay,
+  validateScheduleWindow,
+  type Weekday,
+} from '@keyward/domain/schedule';
+
+export type SaveChildInput = DashboardInput<'SaveUser'>;
+
+export const NEW_CHILD_DEFAULTS = {
+  keyloggingEnabled: false,
+  screenshotsEnabled: false,
+  screenshotsResolution: 1000,
+  screenshotsFrequency: 120,
+  showSuspensionActivity: false,
+} as const;
+
+/** The SaveUser body that creates a child with the spec's defaults. */
+export function newChildInput(id: string, name: string): SaveChildInput {
+  return {
+    id,
+    isNew: true,
+    name: name.trim(),
+    ...NEW_CHILD_DEFAULTS,
+    keychains: [],
+    blockedApps: [],
+  };
+}
+
+export type BlockedAppDraft = { id: string; identifier: string; schedule?: RuleSchedule };
+export type KeychainAssignment = { id: string; schedule?: RuleSchedule };
+
+/** What the child page edits. Number fields stay text while the parent types. */
+export type ChildDraft = {
+  name: string;
+  keyloggingEnabled: boolean;
+  screenshotsEnabled: boolean;
+  screenshotsResolution: string;
+  screenshotsFrequency: string;
+  showSuspensionActivity: boolean;
+  downtime?: PlainTimeWindow;
+  blockedApps: BlockedAppDraft[];
+  /** Kept as loaded: the keychain UI arrives with the keychains issue. */
+  keychains: KeychainAssignment[];
+};
+
+export type ChildEditorState = {
+  childId: string;
+  isLoaded: boolean;
+  /** The child as last loaded or saved. */
+  saved: ChildDraft;
+  draft: ChildDraft;
+  newBlockedApp: string;
+  isSaving: boolean;
+  saveError?: string;
+};
+
+export type ChildEditorEvent =
+  | { type: 'loaded'; child: User }
+  | { type: 'nameChanged'; name: string }
+  | { type: 'keyloggingToggled' }
+  | { type: 'screenshotsToggled' }
+  | { type: 'screenshotsResolutionChanged'; value: string }
+  | { type: 'screenshotsFrequencyChanged'; value: string }
+  | { type: 'showSuspensionActivityToggled' }
+  | { type: 'downtimeToggled' }
+  | { type: 'downtimeWindowChanged'; window: PlainTimeWindow }
+  | { type: 'newBlockedAppChanged'; identifier: string }
+  | { type: 'blockedAppAdded'; id: string }
+  | { type: 'blockedAppRemoved'; id: string }
+  | { type: 'blockedAppScheduleAdded'; id: string }
+  | { type: 'blockedAppScheduleRemoved'; id: string }
+  | { type: 'blockedAppScheduleModeChanged'; id: string; mode: RuleSchedule['mode'] }
+  | { type: 'blockedAppScheduleDayToggled'; id: string; day: Weekday }
+  | { type: 'blockedAppScheduleWindowChanged'; id: string; window: PlainTimeWindow }
+  | { type: 'saveStarted' }
+  | { type: 'saveSucceeded' }
+  | { type: 'saveFailed'; message: string };
+
+function draftOf(child: User): ChildDraft {
+  const draft: ChildDraft = {
+    name: child.name,
+    keyloggingEnabled: child.keyloggingEnabled,
+    screenshotsEnabled: child.screenshotsEnabled,
+    screenshotsResolution: String(child.screenshotsResolution),
+    screenshotsFrequency: String(child.screenshotsFrequency),
+    showSuspensionActivity: child.showSuspensionActivity,
+    blockedApps: (child.blockedApps ?? []).map(({ id, identifier, schedule }) =>
+      schedule ? { id, identifier, schedule } : { id, identifier },
+    ),
+    keychains: child.keychains.map(({ id, schedule }) => (schedule ? { id, schedule } : { id })),
+  };
+  if (child.downtime) draft.downtime = child.downtime;
+  return draft;
+}
+
+const emptyDraft: ChildDraft = {
+  name: '',
+  keyloggingEnabled: false,
+  screenshotsEnabled: false,
+  screenshotsResolution: String(NEW_CHILD_DEFAULTS.screenshotsResolution),
+  screenshotsFrequency: String(NEW_CHILD_DEFAULTS.screenshotsFrequency),
+  showSuspensionActivity: false,
+  blockedApps: [],
+  keychains: [],
+};
+
+export function initialChildEditorState(childId: string): ChildEditorState {
+  return {
+    childId,
+    isLoaded: false,
+    saved: emptyDraft,
+    draft: emptyDraft,
+    newBlockedApp: '',
+    isSaving: false,
+  };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function hasChanges(state: ChildEditorState): boolean {
+  return !sameJson(state.draft, state.saved);
+}
+
+const isWholeNumber = (text: string) => /^\d+$/.test(text.trim());
+
+export type ChildDraftErrors = {
+  name?: string;
+  screenshotsResolution?: string;
+  screenshotsFrequency?: string;
+  /** By blocked-app id. */
+  blockedAppSchedules: Record<string, string>;
+};
+
+export function draftErrors(draft: ChildDraft): ChildDraftErrors {
+  const errors: ChildDraftErrors = { blockedAppSchedules: {} };
+  if (draft.name.trim() === '') errors.name = 'Name is required';
+  if (draft.screenshotsEnabled) {
+    if (!isWholeNumber(draft.screenshotsResolution) || Number(draft.screenshotsResolution) < 1) {
+      errors.screenshotsResolution = 'Enter a resolution in pixels';
+    }
+    if (
+      !isWholeNumber(draft.screenshotsFrequency) ||
+      Number(draft.screenshotsFrequency) < LIMITS.minScreenshotsFrequency
+    ) {
+      errors.screenshotsFrequency = `At least ${LIMITS.minScreenshotsFrequency} seconds`;
+    }
+  }
+  for (const app of draft.blockedApps) {
+    const error = app.schedule && validateScheduleWindow(app.schedule.window);
+    if (error) errors.blockedAppSchedules[app.id] = error;
+  }
+  return errors;
+}
+
+function hasErrors(errors: ChildDraftErrors): boolean {
+  return (
+    errors.name !== undefined ||
+    errors.screenshotsResolution !== undefined ||
+    errors.screenshotsFrequency !== undefined ||
+    Object.keys(errors.blockedAppSchedules).length > 0
+  );
+}
+
+/** Save is disabled when nothing changed, the name is blank, a save is pending or a field is invalid. */
+export function canSave(state: ChildEditorState): boolean {
+  return (
+    state.isLoaded && !state.isSaving && hasChanges(state) && !hasErrors(draftErrors(state.draft))
+  );
+}
+
+export function canAddBlockedApp(state: ChildEditorState): boolean {
+  return state.newBlockedApp.trim() !== '';
+}
+
+/**
+ * The full SaveUser body. A number field the parent left invalid while screenshots are off keeps
+ * its saved value (the server refuses a frequency under 10 s).
+ */
+export function toSaveChildInput(state: ChildEditorState): SaveChildInput {
+  const { draft, saved } = state;
+  const numberOr = (text: string, fallback: string) =>
+    isWholeNumber(text) ? Number(text) : Number(fallback);
+  const frequency = numberOr(draft.screenshotsFrequency, saved.screenshotsFrequency);
+  const input: SaveChildInput = {
+    id: state.childId,
+    isNew: false,
+    name: draft.name.trim(),
+    keyloggingEnabled: draft.keyloggingEnabled,
+    screenshotsEnabled: draft.screenshotsEnabled,
+    screenshotsResolution: numberOr(draft.screenshotsResolution, saved.screenshotsResolution),
+    screenshotsFrequency:
+      frequency < LIMITS.minScreenshotsFrequency ? Number(saved.screenshotsFrequency) : frequency,
+    showSuspensionActivity: draft.showSuspensionActivity,
+    keychains: draft.keychains,
+    blockedApps: draft.blockedApps,
+  };
+  if (draft.downtime) input.downtime = draft.downtime;
+  return input;
+}
+
+function updateBlockedApp(
+  state: ChildEditorState,
+  id: string,
+  update: (app: BlockedAppDraft) => BlockedAppDraft,
+): ChildEditorState {
+  return {
+    ...state,
+    draft: {
+      ...state.draft,
+      blockedApps: state.draft.blockedApps.map((app) => (app.id === id ? update(app) : app)),
+    },
+  };
+}
+
+function updateSchedule(
+  state: ChildEditorState,
+  id: string,
+  update: (schedule: RuleSchedule) => RuleSchedule,
+): ChildEditorState {
+  return updateBlockedApp(state, id, (app) =>
+    app.schedule ? { ...app, schedule: update(app.schedule) } : app,
+  );
+}
+
+function edit(state: ChildEditorState, changes: Partial<ChildDraft>): ChildEditorState {
+  return { ...state, draft: { ...state.draft, ...changes } };
+}
+
+export function childEditorReducer(
+  state: ChildEditorState,
+  event: ChildEditorEvent,
+): ChildEditorState {
+  const { draft } = state;
+  switch (event.type) {
+    case 'loaded': {
+      // A background refetch must not wipe what the parent is editing or saving.
+      if (state.isLoaded && (state.isSaving || hasChanges(state))) return state;
+      const loaded = draftOf(event.child);
+      return { ...state, childId: event.child.id, isLoaded: true, saved: loaded, draft: loaded };
+    }
+    case 'nameChanged':
+      return edit(state, { name: event.name });
+    case 'keyloggingToggled':
+      return edit(state, { keyloggingEnabled: !draft.keyloggingEnabled });
+    case 'screenshotsToggled':
+      return edit(state, { screenshotsEnabled: !draft.screenshotsEnabled });
+    case 'screenshotsResolutionChanged':
+      return edit(state, { screenshotsResolution: event.value });
+    case 'screenshotsFrequencyChanged':
+      return edit(state, { screenshotsFrequency: event.value });
+    case 'showSuspensionActivityToggled':
+      return edit(state, { showSuspensionActivity: !draft.showSuspensionActivity });
+    case 'downtimeToggled': {
+      if (draft.downtime) {
+        const { downtime: _off, ...rest } = draft;
+        return { ...state, draft: rest };
+      }
+      return edit(state, { downtime: DEFAULT_DOWNTIME });
+    }
+    case 'downtimeWindowChanged':
+      // Downtime may wrap midnight, so any start and end are fine.
+      if (!draft.downtime) return state;
+      return edit(state, {
+        downtime: { start: clampTime(event.window.start), end: clampTime(event.window.end) },
+      });
+    case 'newBlockedAppChanged':
+      return { ...state, newBlockedApp: event.identifier };
+    case 'blockedAppAdded': {
+      const identifier = state.newBlockedApp.trim();
+      if (identifier === '') return state;
+      return {
+        ...edit(state, { blockedApps: [...draft.blockedApps, { id: event.id, identifier }] }),
+        newBlockedApp: '',
+      };
+    }
+    case 'blockedAppRemoved':
+      return edit(state, { blockedApps: draft.blockedApps.filter((app) => app.id !== event.id) });
+    case 'blockedAppScheduleAdded':
+      return updateBlockedApp(state, event.id, (app) => ({
+        ...app,
+        schedule: app.schedule ?? DEFAULT_ACTIVE_SCHEDULE,
+      }));
+    case 'blockedAppScheduleRemoved':
+      return updateBlockedApp(state, event.id, ({ id, identifier }) => ({ id, identifier }));
+    case 'blockedAppScheduleModeChanged':
+      return updateSchedule(state, event.id, (schedule) => ({ ...schedule, mode: event.mode }));
+    case 'blockedAppScheduleDayToggled':
+      return updateSchedule(state, event.id, (schedule) => toggleDay(schedule, event.day));
+    case 'blockedAppScheduleWindowChanged':
+      return updateSchedule(state, event.id, (schedule) => ({
+        ...schedule,
+        window: { start: clampTime(event.window.start), end: clampTime(event.window.end) },
+      }));
+    case 'saveStarted':
+      if (!canSave(state)) return state;
+      return { ...state, isSaving: true, saveError: undefined };
+    case 'saveSucceeded':
+      // What was sent is now the saved child.
+      return { ...state, isSaving: false, saved: state.draft };
+    case 'saveFailed':
+      return { ...state, isSaving: false, saveError: event.message };
+  }
+}

@@ -1,0 +1,76 @@
+import type { User } from '@keyward/contract/shared';
+import { ArrowDownTrayIcon, KeyIcon } from '@heroicons/react/24/outline';
+import { useState } from 'react';
+import { Button, buttonClasses } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { externalLinks } from '../../lib/links';
+import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
+import { Greeting } from './Greeting';
+
+function Step({
+  number,
+  title,
+  children,
+}: {
+  number: number;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <li className="flex gap-4">
+      <span
+        className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-600 to-fuchsia-600 font-bold text-white"
+        aria-hidden="true"
+      >
+        {number}
+      </span>
+      <div className="min-w-0 flex-1">
+        <h3 className="font-semibold text-slate-900">
+          <span className="sr-only">Step {number}: </span>
+          {title}
+        </h3>
+        <div className="mt-1 text-sm text-slate-600">{children}</div>
+      </div>
+    </li>
+  );
+}
+
+/** Situation 1 of the spec: the first child has no computer yet. */
+export function SetupDashboard({ child, now }: { child: User; now: Date }) {
+  const [isConnecting, setIsConnecting] = useState(false);
+  return (
+    <div className="space-y-6">
+      <Greeting now={now} title={`Let's connect ${child.name}'s computer`} />
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">Two steps to finish setup</h2>
+        <ol className="mt-6 space-y-8">
+          <Step number={1} title="Install the Keyward app on your child's Mac">
+            <p>Download the Keyward Mac app on {child.name}'s computer and open it.</p>
+            <a
+              href={externalLinks.macAppDownload}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={buttonClasses('secondary', 'md', 'mt-3')}
+            >
+              <ArrowDownTrayIcon className="h-5 w-5" aria-hidden="true" />
+              Download the Mac app
+            </a>
+          </Step>
+          <Step number={2} title="Connect it">
+            <p>Get a connection code here and enter it in the Keyward app on that Mac.</p>
+            <Button className="mt-3" onClick={() => setIsConnecting(true)}>
+              <KeyIcon className="h-5 w-5" aria-hidden="true" />
+              Get connection code
+            </Button>
+          </Step>
+        </ol>
+      </Card>
+      <ConnectionCodeDialog
+        isOpen={isConnecting}
+        childId={child.id}
+        childName={child.name}
+        onClose={() => setIsConnecting(false)}
+      />
+    </div>
+  );
+}

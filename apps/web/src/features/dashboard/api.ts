@@ -1,0 +1,3 @@
+import { useDashboardQuery } from '../../lib/api/hooks';
+
+export const useChildren = () => useDashboardQuery('GetUsers', undefined);

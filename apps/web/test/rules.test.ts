@@ -1,0 +1,173 @@
+import { dashboard } from '@keyward/contract/dashboard';
+import {
+  CLIENT_ERROR_IDS,
+  DASHBOARD_TAGS,
+  type PqlError,
+  PqlErrorType,
+} from '@keyward/contract/errors';
+import { describe, expect, test } from 'vitest';
+import { isSidebarLinkActive, sidebarLinks } from '../src/app/sidebar-links';
+import { isMobileWidth } from '../src/app/useIsMobile';
+import { queryRetryDelay, shouldRetryQuery } from '../src/lib/api/retry';
+import * as mirrored from '../src/lib/api/wire-constants';
+import {
+  errorMessage,
+  errorTitle,
+  GENERIC_ERROR_MESSAGE,
+  logoutPath,
+  toPqlError,
+} from '../src/lib/errors';
+import { safeRedirectPath } from '../src/lib/redirect';
+import { mutationToastText, pastParticiple, presentParticiple } from '../src/lib/toast-wording';
+
+const error = (fields: Partial<PqlError>): PqlError => ({
+  isPqlError: true,
+  id: 'abcdef12',
+  type: 'serverError',
+  debugMessage: 'debug',
+  ...fields,
+});
+
+describe('mirrored wire constants match the contract', () => {
+  test('public operations are exactly the auth none operations', () => {
+    const publicOps = Object.entries(dashboard)
+      .filter(([, def]) => def.auth === 'none')
+      .map(([name]) => name)
+      .sort();
+    expect([...mirrored.PUBLIC_OPERATIONS].sort()).toEqual(publicOps);
+  });
+  test('error ids, types and tags', () => {
+    expect(mirrored.CLIENT_ERROR_IDS).toEqual(CLIENT_ERROR_IDS);
+    expect([...mirrored.PQL_ERROR_TYPES]).toEqual(PqlErrorType.options);
+    expect(mirrored.DASHBOARD_TAGS).toEqual(DASHBOARD_TAGS);
+  });
+});
+
+describe('error display rules (spec §8)', () => {
+  test.each([
+    [error({ userMessage: 'Incorrect email or password' }), 'Incorrect email or password'],
+    [error({ type: 'notFound', entityName: 'Child', userMessage: 'Custom' }), 'Custom'],
+    [error({ type: 'notFound', entityName: 'Keychain' }), 'Keychain not found.'],
+    [error({ type: 'notFound' }), 'Not found.'],
+    [error({ type: 'badRequest' }), GENERIC_ERROR_MESSAGE],
+    [error({ type: 'clientError', id: '59b169c4' }), GENERIC_ERROR_MESSAGE],
+  ])('message %#', (input, expected) => {
+    expect(errorMessage(input)).toBe(expected);
+  });
+
+  test('title', () => {
+    expect(errorTitle(error({ type: 'notFound' }))).toBe('Not found');
+    expect(errorTitle(error({ type: 'unauthorized' }))).toBe('Error');
+  });
+
+  test('non-API exceptions are wrapped, PqlErrors pass through', () => {
+    expect(toPqlError(new Error('boom'))).toEqual({
+      isPqlError: true,
+      id: '59b169c4',
+      type: 'clientError',
+      debugMessage: 'Unexpected error: boom',
+      showContactSupport: true,
+    });
+    const original = error({ type: 'loggedOut' });
+    expect(toPqlError(original)).toBe(original);
+  });
+
+  test.each([
+    ['/', '', '/logout'],
+    ['/children', '', '/logout?redirect=%2Fchildren'],
+    ['/children/abc/activity', '?x=1', '/logout?redirect=%2Fchildren%2Fabc%2Factivity%3Fx%3D1'],
+  ])('loggedOut from %s%s goes to %s', (pathname, search, expected) => {
+    expect(logoutPath(pathname, search)).toBe(expected);
+  });
+});
+
+describe('redirect after login', () => {
+  test.each([
+    [null, '/'],
+    ['/children?tab=1', '/children?tab=1'],
+    ['https://evil.example', '/'],
+    ['//evil.example', '/'],
+    ['/logout', '/'],
+    ['/login?redirect=/x', '/'],
+    ['/logouts-are-fine', '/logouts-are-fine'],
+  ])('%s → %s', (input, expected) => {
+    expect(safeRedirectPath(input)).toBe(expected);
+  });
+});
+
+describe('toast wording', () => {
+  test.each([
+    ['save', 'saving', 'saved'],
+    ['delete', 'deleting', 'deleted'],
+    ['create', 'creating', 'created'],
+    ['add', 'adding', 'added'],
+    ['update', 'updating', 'updated'],
+    ['send', 'sending', 'sent'],
+    ['flag', 'flagging', 'flagged'],
+    ['deny', 'denying', 'denied'],
+    ['accept', 'accepting', 'accepted'],
+  ])('%s → %s / %s', (verb, ing, past) => {
+    expect(presentParticiple(verb)).toBe(ing);
+    expect(pastParticiple(verb)).toBe(past);
+  });
+
+  test('messages', () => {
+    expect(mutationToastText({ verb: 'save', entity: 'child' })).toEqual({
+      loading: 'Saving child...',
+      success: 'Child saved!',
+      error: 'Failed to save child',
+    });
+    expect(mutationToastText({ verb: 'send', entity: 'code' }).success).toBe('Code sent!');
+  });
+});
+
+describe('query retry policy (wire §2.7)', () => {
+  test('retries other errors up to 3 times', () => {
+    const serverFailure = error({ type: 'serverError' });
+    expect([0, 1, 2, 3].map((n) => shouldRetryQuery(n, serverFailure, false))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(shouldRetryQuery(0, error({ type: 'unauthorized' }), false)).toBe(true);
+  });
+  test.each(['loggedOut', 'notFound', 'badRequest'] as const)('never retries %s', (type) => {
+    expect(shouldRetryQuery(0, error({ type }), false)).toBe(false);
+  });
+  test('never retries in test mode', () => {
+    expect(shouldRetryQuery(0, error({ type: 'serverError' }), true)).toBe(false);
+  });
+  test('backoff 1 s, 2 s, 4 s', () => {
+    expect([0, 1, 2].map(queryRetryDelay)).toEqual([1000, 2000, 4000]);
+  });
+});
+
+describe('sidebar', () => {
+  const link = (label: string) => sidebarLinks.find((l) => l.label === label)!;
+  test('Dashboard needs an exact match', () => {
+    expect(isSidebarLinkActive(link('Dashboard'), '/')).toBe(true);
+    expect(isSidebarLinkActive(link('Dashboard'), '/children')).toBe(false);
+  });
+  test('other links match by path prefix', () => {
+    expect(isSidebarLinkActive(link('Children'), '/children')).toBe(true);
+    expect(isSidebarLinkActive(link('Children'), '/children/abc/activity')).toBe(true);
+    expect(isSidebarLinkActive(link('Children'), '/computers')).toBe(false);
+    expect(isSidebarLinkActive(link('Security'), '/security-events')).toBe(true);
+    expect(isSidebarLinkActive(link('Settings'), '/')).toBe(false);
+  });
+  test('the links, in order', () => {
+    expect(sidebarLinks.map((l) => [l.label, l.to])).toEqual([
+      ['Dashboard', '/'],
+      ['Children', '/children'],
+      ['Computers', '/computers'],
+      ['Keychains', '/keychains'],
+      ['Security', '/security-events'],
+      ['Settings', '/settings'],
+    ]);
+  });
+  test('mobile below 768 px', () => {
+    expect(isMobileWidth(767)).toBe(true);
+    expect(isMobileWidth(768)).toBe(false);
+  });
+});

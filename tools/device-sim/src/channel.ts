@@ -1,0 +1,98 @@
+import type { DeviceMessage } from '@keyward/contract/device';
+import WebSocket from 'ws';
+
+// The push channel `GET /macos-app/channel` (server-behaviour §4.4), as a WebSocket carrying JSON
+// text frames: DeviceMessage up, ServerMessage down.
+
+/** Close code the server uses when the token is revoked while the socket is open (§2.8). */
+export const CONNECTION_REMOVED_CLOSE_CODE = 4999;
+
+export type ChannelEnd =
+  | { reason: 'stopped' }
+  | { reason: 'connectionRemoved' }
+  | { reason: 'closed'; detail: string };
+
+export interface Channel {
+  /** resolves when the socket is open; never rejects (a failure shows in `ended`) */
+  opened: Promise<boolean>;
+  ended: Promise<ChannelEnd>;
+  send(message: DeviceMessage): void;
+  /** ends with `stopped` */
+  stop(): void;
+}
+
+export function channelUrl(serverUrl: string): string {
+  const url = new URL(`${serverUrl.replace(/\/+$/, '')}/macos-app/channel`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+export function openChannel(options: {
+  serverUrl: string;
+  token: string;
+  onText(text: string): void;
+}): Channel {
+  const socket = new WebSocket(channelUrl(options.serverUrl), {
+    headers: { 'X-UserToken': options.token },
+  });
+  let isStopping = false;
+  let settle: (end: ChannelEnd) => void = () => {};
+  const ended = new Promise<ChannelEnd>((resolve) => {
+    let isSettled = false;
+    settle = (end) => {
+      if (isSettled) return;
+      isSettled = true;
+      resolve(end);
+    };
+  });
+  const opened = new Promise<boolean>((resolve) => {
+    socket.once('open', () => resolve(true));
+    void ended.then(() => resolve(false));
+  });
+
+  socket.on('message', (data, isBinary) => {
+    if (!isBinary) options.onText(data.toString());
+  });
+  // Registering this listener makes ws report a refused upgrade here instead of as an error.
+  socket.on('unexpected-response', (_request, response) => {
+    const status = response.statusCode ?? 0;
+    settle(
+      status === 401
+        ? { reason: 'connectionRemoved' }
+        : { reason: 'closed', detail: `the server refused the push channel (HTTP ${status})` },
+    );
+    response.resume();
+    socket.terminate();
+  });
+  socket.on('error', (error) => {
+    settle(isStopping ? { reason: 'stopped' } : { reason: 'closed', detail: error.message });
+  });
+  socket.on('close', (code, reason) => {
+    if (isStopping) return settle({ reason: 'stopped' });
+    if (code === CONNECTION_REMOVED_CLOSE_CODE) return settle({ reason: 'connectionRemoved' });
+    const text = reason.toString();
+    settle({
+      reason: 'closed',
+      detail: `closed by the server (code ${code}${text ? `, ${text}` : ''})`,
+    });
+  });
+
+  return {
+    opened,
+    ended,
+    send(message) {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    },
+    stop() {
+      isStopping = true;
+      if (socket.readyState === WebSocket.OPEN) {
+        socket.close(1000, 'going offline');
+        // A server that never answers the close handshake must not keep us alive.
+        setTimeout(() => socket.terminate(), 2000).unref();
+      } else {
+        socket.terminate();
+        settle({ reason: 'stopped' });
+      }
+    },
+  };
+}

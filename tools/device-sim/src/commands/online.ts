@@ -1,0 +1,110 @@
+import { type DeviceMessage, ServerMessage } from '@keyward/contract/device';
+import { CONNECTION_REMOVED_MESSAGE, DeviceApiError, describeApiError } from '../api.ts';
+import { parseInteger } from '../args.ts';
+import { channelUrl, openChannel } from '../channel.ts';
+import { formatFilterState, formatPush } from '../format.ts';
+import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
+import { checkInNow, loadConnected } from './shared.ts';
+
+const DEFAULT_HEARTBEAT_SECONDS = 90;
+
+export async function online(ctx: CommandContext): Promise<ExitCode> {
+  const heartbeatArg = ctx.parsed.values['heartbeat-seconds'];
+  const heartbeatSeconds =
+    heartbeatArg === undefined
+      ? DEFAULT_HEARTBEAT_SECONDS
+      : parseInteger('--heartbeat-seconds', heartbeatArg, 1);
+  const connected = await loadConnected(ctx);
+
+  // Like the app at launch: check in first, so later changes are told against fresh settings.
+  try {
+    await checkInNow(ctx, connected);
+  } catch (error) {
+    if (error instanceof DeviceApiError && error.isConnectionRemoved) {
+      ctx.printError(CONNECTION_REMOVED_MESSAGE);
+      return EXIT.connectionRemoved;
+    }
+    throw error;
+  }
+
+  // Pushes are handled one at a time, in arrival order.
+  let handling = Promise.resolve();
+  let isRemoved = false;
+  const channel = openChannel({
+    serverUrl: connected.serverUrl,
+    token: connected.state.token,
+    onText(text) {
+      handling = handling.then(() => handlePush(text));
+    },
+  });
+
+  async function handlePush(text: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      ctx.printError(`push (not JSON): ${text}`);
+      return;
+    }
+    ctx.print(formatPush(json));
+    const message = ServerMessage.safeParse(json);
+    if (!message.success) {
+      ctx.printError('  (not a ServerMessage of the contract)');
+      return;
+    }
+    if (message.data.case !== 'userUpdated') return;
+    try {
+      const { changes } = await checkInNow(ctx, connected);
+      if (changes.length === 0) ctx.print('checked in: nothing changed');
+      for (const change of changes) ctx.print(change);
+    } catch (error) {
+      if (!(error instanceof DeviceApiError)) throw error;
+      if (error.isConnectionRemoved) {
+        isRemoved = true;
+        channel.stop();
+      } else {
+        ctx.printError(`check-in failed: ${describeApiError(error)}`);
+      }
+    }
+  }
+
+  const stop = () => {
+    channel.send({ case: 'goingOffline' });
+    channel.stop();
+  };
+  ctx.signal?.addEventListener('abort', stop, { once: true });
+  if (ctx.signal?.aborted) stop();
+
+  let heartbeat: NodeJS.Timeout | undefined;
+  if (await channel.opened) {
+    const remembered = connected.state.filterState;
+    const first: DeviceMessage = remembered
+      ? { case: 'currentFilterState_v2', state: remembered }
+      : { case: 'heartbeat' };
+    channel.send(first);
+    ctx.print(
+      `online: ${channelUrl(connected.serverUrl)}${remembered ? ` (${formatFilterState(remembered)})` : ''}`,
+    );
+    heartbeat = setInterval(() => channel.send({ case: 'heartbeat' }), heartbeatSeconds * 1000);
+  }
+
+  const end = await channel.ended;
+  clearInterval(heartbeat);
+  ctx.signal?.removeEventListener('abort', stop);
+  await handling.catch((error: unknown) => {
+    ctx.printError(
+      `push handling failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+
+  if (end.reason === 'connectionRemoved' || isRemoved) {
+    ctx.printError(CONNECTION_REMOVED_MESSAGE);
+    return EXIT.connectionRemoved;
+  }
+  if (end.reason === 'stopped') {
+    ctx.print('offline: sent goingOffline');
+    return EXIT.ok;
+  }
+  ctx.printError(`Push channel ended: ${end.detail}`);
+  return EXIT.failed;
+}
