@@ -29,6 +29,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = join(workDir, 'data');
   mkdirSync(mailDir);
   mkdirSync(dataDir);
+  // Serve a copy of the build, so a rebuild of apps/web during the run cannot swap chunks under us.
+  const webCopy = join(workDir, 'web');
+  cpSync(webDist, webCopy, { recursive: true });
 
   const catcher = await startMailCatcher(mailDir);
   const port = await freePort();
@@ -49,7 +52,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       NODE_ENV: 'test',
       RATE_LIMIT_SCALE: '1000',
       DASHBOARD_URL: baseURL,
-      WEB_DIST: webDist,
+      WEB_DIST: webCopy,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

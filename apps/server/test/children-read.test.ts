@@ -1,3 +1,5 @@
+import type { ChildComputerStatus } from '@keyward/contract/shared';
+import { childStatus } from '@keyward/domain/status';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HOUR } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
@@ -155,4 +157,23 @@ describe('GetUsers / GetUser', () => {
     const result = await server.call('GetUsers');
     expect(result.status).toBe(401);
   });
+});
+
+test("the child's status (dashboard rule §4.5) from its computers' statuses", async () => {
+  const parent = await server.signUpVerifiedParent();
+  const childId = await createChild(server, parent);
+  const on = await addComputerUser(server, parent.adminId, childId);
+  const suspended = await addComputerUser(server, parent.adminId, childId);
+  await reportState(server, on.computerUserId, { case: 'on' });
+  const statusNow = async () => {
+    const user = (await server.call('GetUser', childId, { token: parent.token })).body;
+    return childStatus(user.devices.map((d: { status: ChildComputerStatus }) => d.status));
+  };
+  // one Mac on, one never seen: offline is more worrying than filterOn
+  expect(await statusNow()).toEqual({ case: 'offline' });
+  const resuming = new Date(server.clock.now().getTime() + 600_000).toISOString();
+  await reportState(server, suspended.computerUserId, { case: 'suspended', resuming });
+  expect(await statusNow()).toEqual({ case: 'filterSuspended', resuming });
+  await reportState(server, suspended.computerUserId, { case: 'on' });
+  expect(await statusNow()).toEqual({ case: 'filterOn' });
 });
