@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
+  cpSync,
   createWriteStream,
   existsSync,
   mkdirSync,

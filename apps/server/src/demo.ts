@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import type { FilterState } from '@keyward/contract/device';
+import type { RuleSchedule } from '@keyward/contract/shared';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ConfigError, type Config, loadConfig } from './config.ts';
+import { createDatabase, type Db, dialectOf, migrateToLatest } from './db/database.ts';
+import { addMs, MINUTE } from './db/values.ts';
+import { recordDeviceMessage } from './devices/presence.ts';
+import { createMailer, type Mailer, type OutgoingEmail } from './services/mail.ts';
+
+// `npm run demo`: the server exactly as main.ts starts it, on its own data directory (default
+// ./data/demo, so real data is never touched), with a demo family seeded on first start through
+// the real operations (Signup, VerifySignupEmail, SaveUser, CreatePendingAppConnection, ConnectUser,
+// SaveDevice): two children and three computers — one online with the filter on, one suspended for
+// 20 minutes, one offline.
+
+export const DEMO_EMAIL = 'demo@keyward.local';
+const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'keyward-demo';
+const PRESENCE_REFRESH_MS = 30_000;
+const SUSPENSION_MS = 20 * MINUTE;
+
+const WEEKDAYS_AFTER_SCHOOL: RuleSchedule = {
+  mode: 'active',
+  days: {
+    sunday: false,
+    monday: true,
+    tuesday: true,
+    wednesday: true,
+    thursday: true,
+    friday: true,
+    saturday: false,
+  },
+  window: { start: { hour: 15, minute: 0 }, end: { hour: 18, minute: 0 } },
+};
+
+type DemoState = 'on' | 'suspended' | 'offline';
+
+interface DemoComputer {
+  serialNumber: string;
+  child: 'sam' | 'kim';
+  name: string;
+  modelIdentifier: string;
+  appVersion: string;
+  numericId: number;
+  username: string;
+  fullUsername: string;
+  state: DemoState;
+}
+
+const DEMO_COMPUTERS: DemoComputer[] = [
+  {
+    serialNumber: 'DEMOC02AIR01',
+    child: 'sam',
+    name: "Sam's MacBook Air",
+    modelIdentifier: 'Mac14,2',
+    appVersion: '2.4.1',
+    numericId: 501,
+    username: 'sam',
+    fullUsername: 'Sam Demo',
+    state: 'on',
+  },
+  {
+    serialNumber: 'DEMOC02IMAC1',
+    child: 'kim',
+    name: 'Family iMac',
+    modelIdentifier: 'iMac21,1',
+    appVersion: '2.4.0',
+    numericId: 502,
+    username: 'kim',
+    fullUsername: 'Kim Demo',
+    state: 'suspended',
+  },
+  {
+    serialNumber: 'DEMOC02PRO01',
+    child: 'kim',
+    name: "Kim's old MacBook Pro",
+    modelIdentifier: 'MacBookPro16,1',
+    appVersion: '2.3.2',
+    numericId: 501,
+    username: 'kim',
+    fullUsername: 'Kim Demo',
+    state: 'offline',
+  },
+];
+
+async function call(
+  app: FastifyInstance,
+  path: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: demo seeding reads whatever the operation answers
+): Promise<any> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/pairql/${path}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(input),
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`Demo seeding: ${path} answered ${response.statusCode} ${response.body}`);
+  }
+  return JSON.parse(response.body);
+}
+
+async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: OutgoingEmail[]) {
+  const existing = await db
+    .selectFrom('parents')
+    .select('id')
+    .where('email', '=', DEMO_EMAIL)
+    .executeTakeFirst();
+  if (existing) return false;
+
+  await call(app, 'dashboard/Signup', { email: DEMO_EMAIL, password: DEMO_PASSWORD });
+  const verification = sentEmails.findLast(
+    (email) => email.to === DEMO_EMAIL && email.template === 'initial-signup',
+  );
+  const link = verification?.links
+    .map((url) => new URL(url))
+    .find((url) => url.pathname.startsWith('/verify-signup-email/'));
+  if (!link) throw new Error('Demo seeding: no verification link was sent');
+  const { token: session } = await call(app, 'dashboard/VerifySignupEmail', {
+    token: link.pathname.split('/').at(-1),
+  });
+  const asParent = { 'x-admintoken': session };
+
+  const children = { sam: randomUUID(), kim: randomUUID() };
+  await call(
+    app,
+    'dashboard/SaveUser',
+    {
+      id: children.sam,
+      isNew: true,
+      name: 'Sam',
+      keyloggingEnabled: true,
+      screenshotsEnabled: true,
+      screenshotsResolution: 1000,
+      screenshotsFrequency: 60,
+      showSuspensionActivity: true,
+      downtime: { start: { hour: 21, minute: 0 }, end: { hour: 5, minute: 0 } },
+      keychains: [],
+      blockedApps: [
+        { id: randomUUID(), identifier: 'com.valvesoftware.steam' },
+        { id: randomUUID(), identifier: 'Roblox', schedule: WEEKDAYS_AFTER_SCHOOL },
+      ],
+    },
+    asParent,
+  );
+  await call(
+    app,
+    'dashboard/SaveUser',
+    {
+      id: children.kim,
+      isNew: true,
+      name: 'Kim',
+      keyloggingEnabled: false,
+      screenshotsEnabled: false,
+      screenshotsResolution: 1000,
+      screenshotsFrequency: 120,
+      showSuspensionActivity: false,
+      keychains: [],
+      blockedApps: [{ id: randomUUID(), identifier: 'com.hnc.Discord' }],
+    },
+    asParent,
+  );
+
+  for (const computer of DEMO_COMPUTERS) {
+    const { code } = await call(
+      app,
+      'dashboard/CreatePendingAppConnection',
+      { userId: children[computer.child] },
+      asParent,
+    );
+    await call(app, 'macos-app/ConnectUser', {
+      verificationCode: code,
+      appVersion: computer.appVersion,
+      modelIdentifier: computer.modelIdentifier,
+      username: computer.username,
+      fullUsername: computer.fullUsername,
+      numericId: computer.numericId,
+      serialNumber: computer.serialNumber,
+      osVersion: '14.5.0',
+      isAdmin: false,
+    });
+    const row = await db
+      .selectFrom('computers')
+      .select('id')
+      .where('serial_number', '=', computer.serialNumber)
+      .executeTakeFirstOrThrow();
+    await call(
+      app,
+      'dashboard/SaveDevice',
+      { id: row.id, name: computer.name, releaseChannel: 'stable' },
+      asParent,
+    );
+  }
+  return true;
+}
+
+/**
+ * DEMO ONLY: there are no real Macs behind the demo computers, so this stands in for their
+ * heartbeats and re-stamps the presence of the 'online' ones (through the same presence code the
+ * push channel uses). The suspended one resumes filtering 20 minutes after start, like a Mac would.
+ */
+function keepDemoComputersOnline(db: Db, startedAt: Date, log: FastifyInstance['log']) {
+  const resuming = addMs(startedAt, SUSPENSION_MS);
+  const stamp = async () => {
+    const now = new Date();
+    const rows = await db
+      .selectFrom('computer_users as cu')
+      .innerJoin('computers as c', 'c.id', 'cu.computer_id')
+      .innerJoin('parents as p', 'p.id', 'c.parent_id')
+      .select(['cu.id', 'c.serial_number'])
+      .where('p.email', '=', DEMO_EMAIL)
+      .execute();
+    for (const row of rows) {
+      const demo = DEMO_COMPUTERS.find((c) => c.serialNumber === row.serial_number);
+      if (!demo || demo.state === 'offline') continue;
+      const state: FilterState =
+        demo.state === 'suspended' && now < resuming
+          ? { case: 'suspended', resuming: resuming.toISOString() }
+          : { case: 'on' };
+      await recordDeviceMessage(db, row.id, { case: 'currentFilterState_v2', state }, now);
+    }
+  };
+  const run = () => stamp().catch((error) => log.warn({ err: error }, 'demo presence failed'));
+  const timer = setInterval(run, PRESENCE_REFRESH_MS);
+  timer.unref();
+  return { first: run(), stop: () => clearInterval(timer) };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data/demo' });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const db = createDatabase(config);
+  await migrateToLatest(db, dialectOf(config));
+
+  // Every email also goes to the configured mailer; seeding reads the verification link from here.
+  const sentEmails: OutgoingEmail[] = [];
+  let forward: Mailer | undefined;
+  const mailer: Mailer = {
+    async send(email) {
+      sentEmails.push(email);
+      await forward?.send(email);
+    },
+  };
+  const app = await buildApp({ config, db, mailer });
+  forward = createMailer(config, app.log);
+  app.addHook('onClose', async () => db.destroy());
+  await app.ready();
+
+  const isNewFamily = await seedDemoFamily(app, db, sentEmails);
+  const presence = keepDemoComputersOnline(db, new Date(), app.log);
+  await presence.first;
+  app.addHook('onClose', async () => presence.stop());
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(`Keyward demo is running at http://${shownHost}:${port} (data: ${config.dataDir})`);
+  console.log(
+    `${isNewFamily ? 'Seeded the demo family. ' : ''}Demo parent: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
