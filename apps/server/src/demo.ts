@@ -261,10 +261,10 @@ async function main(): Promise<void> {
   const isNewFamily = await seedDemoFamily(app, db, sentEmails);
   const presence = keepDemoComputersOnline(db, new Date(), app.log);
   await presence.first;
-  app.addHook('onClose', async () => presence.stop());
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      presence.stop();
       app.close().then(
         () => process.exit(0),
         () => process.exit(1),

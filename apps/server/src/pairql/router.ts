@@ -67,6 +67,43 @@ export function describeZodError(error: z.ZodError): string {
     .join('; ');
 }
 
+/** The first problem in words a parent understands, naming the field: "The name is too long (at most 100 characters)." */
+export function friendlyZodMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Some of the information sent was not valid.';
+  const field = fieldName(issue.path);
+  const the = field ? `The ${field}` : 'The request';
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.message.endsWith('received undefined')
+        ? `${the} is missing.`
+        : `${the} has the wrong kind of value.`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `${the} is too long (at most ${issue.maximum} characters).`
+        : issue.origin === 'array'
+          ? `${the} has too many items (at most ${issue.maximum}).`
+          : `${the} is too large (at most ${issue.maximum}).`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `${the} is too short.`
+        : issue.origin === 'array'
+          ? `${the} needs at least ${issue.minimum} item(s).`
+          : `${the} is too small (at least ${issue.minimum}).`;
+    case 'invalid_value':
+      return `${the} must be one of: ${issue.values.map(String).join(', ')}.`;
+    default:
+      return `${the} is not valid.`;
+  }
+}
+
+function fieldName(path: PropertyKey[]): string {
+  const words = path
+    .filter((part): part is string => typeof part === 'string')
+    .map((part) => part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  return words.join(' ');
+}
+
 interface RouterDeps {
   db: Db;
   config: Config;
@@ -179,7 +216,7 @@ function parseInput(def: OperationDef, body: unknown): unknown {
   const parsed = def.input.safeParse(json);
   if (!parsed.success) {
     const message = describeZodError(parsed.error);
-    throw badRequest('9e3b7c05', `Invalid input: ${message}`, message);
+    throw badRequest('9e3b7c05', `Invalid input: ${message}`, friendlyZodMessage(parsed.error));
   }
   return parsed.data;
 }

@@ -38,6 +38,8 @@ const NewChildPage = lazy(() => import('../features/children/NewChildPage'));
 const ChildPage = lazy(() => import('../features/children/ChildPage'));
 const ComputersPage = lazy(() => import('../features/computers/ComputersPage'));
 const ComputerPage = lazy(() => import('../features/computers/ComputerPage'));
+const KeychainsPage = lazy(() => import('../features/keychains/KeychainsPage'));
+const KeychainPage = lazy(() => import('../features/keychains/KeychainPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazy import above. */
@@ -49,6 +51,8 @@ const chromeRoutes: RouteObject[] = [
   { path: 'children/:userId', element: page(ChildPage) },
   { path: 'computers', element: page(ComputersPage) },
   { path: 'computers/:computerId', element: page(ComputerPage) },
+  { path: 'keychains', element: page(KeychainsPage) },
+  { path: 'keychains/:keychainId', element: page(KeychainPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

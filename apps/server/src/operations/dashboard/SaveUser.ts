@@ -3,7 +3,7 @@ import { monitoringDecreases } from '@keyward/domain/monitoring';
 import type { Transaction } from 'kysely';
 import { isSameSet } from '../../children/lists.ts';
 import type { Database } from '../../db/schema.ts';
-import { fromDbBool, fromDbJson, toDbBool, toDbJson, toDbTime } from '../../db/values.ts';
+import { addMs, fromDbBool, fromDbJson, toDbBool, toDbJson, toDbTime } from '../../db/values.ts';
 import type { ParentContext } from '../../pairql/context.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -114,7 +114,7 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
         blockedApps,
       );
       if (blockedAppsChanged) {
-        await replaceBlockedApps(trx, input.id, blockedApps, now);
+        await replaceBlockedApps(trx, input.id, blockedApps, ctx.clock.now());
       }
     }
     return { keychainsChanged, blockedAppsChanged };
@@ -128,7 +128,7 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
 type Trx = Transaction<Database>;
 type ChildRow = Awaited<ReturnType<typeof ownedChild>>;
 
-async function replaceBlockedApps(trx: Trx, childId: string, apps: BlockedAppInput[], now: string) {
+async function replaceBlockedApps(trx: Trx, childId: string, apps: BlockedAppInput[], now: Date) {
   await trx.deleteFrom('blocked_mac_apps').where('child_id', '=', childId).execute();
   if (apps.length === 0) return;
   const taken = await trx
@@ -150,13 +150,14 @@ async function replaceBlockedApps(trx: Trx, childId: string, apps: BlockedAppInp
   await trx
     .insertInto('blocked_mac_apps')
     .values(
-      apps.map((app) => ({
+      // one millisecond apart, so reading them back in created_at order keeps the parent's order
+      apps.map((app, i) => ({
         id: app.id,
         child_id: childId,
         identifier: app.identifier,
         schedule: app.schedule ? toDbJson(app.schedule) : null,
-        created_at: now,
-        updated_at: now,
+        created_at: toDbTime(addMs(now, i)),
+        updated_at: toDbTime(now),
       })),
     )
     .execute();

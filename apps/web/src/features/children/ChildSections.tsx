@@ -1,4 +1,4 @@
-import { LIMITS, type UserDevice } from '@keyward/contract/shared';
+import type { UserDevice } from '@keyward/contract/shared';
 import { PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import type { Dispatch, FormEvent, ReactNode } from 'react';
 import { Button } from '../../components/ui/Button';
@@ -14,6 +14,7 @@ import {
   type ChildEditorEvent,
   type ChildEditorState,
   canAddBlockedApp,
+  MAX_NAME_LENGTH,
 } from './child-editor';
 import { computerName } from './child-summary';
 
@@ -92,7 +93,7 @@ export function NameSection({ state, errors, dispatch }: SectionProps) {
         value={state.draft.name}
         onChange={(name) => dispatch({ type: 'nameChanged', name })}
         error={errors.name}
-        maxLength={LIMITS.name}
+        maxLength={MAX_NAME_LENGTH}
         autoComplete="off"
       />
     </Section>

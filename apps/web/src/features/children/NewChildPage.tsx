@@ -4,9 +4,8 @@ import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { TextInput } from '../../components/ui/TextInput';
-import { LIMITS } from '@keyward/contract/shared';
 import { useSaveChild } from './api';
-import { newChildInput } from './child-editor';
+import { MAX_NAME_LENGTH, newChildInput } from './child-editor';
 
 export default function NewChildPage() {
   const [name, setName] = useState('');
@@ -35,7 +34,7 @@ export default function NewChildPage() {
             label="Name"
             value={name}
             onChange={setName}
-            maxLength={LIMITS.name}
+            maxLength={MAX_NAME_LENGTH}
             autoComplete="off"
             autoFocus
           />

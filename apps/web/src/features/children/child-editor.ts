@@ -1,6 +1,5 @@
 import type { DashboardInput } from '@keyward/contract/dashboard';
 import type { PlainTimeWindow, RuleSchedule, User } from '@keyward/contract/shared';
-import { LIMITS } from '@keyward/contract/shared';
 import {
   clampTime,
   DEFAULT_ACTIVE_SCHEDULE,
@@ -11,6 +10,10 @@ import {
 } from '@keyward/domain/schedule';
 
 export type SaveChildInput = DashboardInput<'SaveUser'>;
+
+// The contract's LIMITS, copied: importing values from @keyward/contract would bundle zod.
+export const MAX_NAME_LENGTH = 100;
+export const MIN_SCREENSHOTS_FREQUENCY = 10;
 
 export const NEW_CHILD_DEFAULTS = {
   keyloggingEnabled: false,
@@ -148,9 +151,9 @@ export function draftErrors(draft: ChildDraft): ChildDraftErrors {
     }
     if (
       !isWholeNumber(draft.screenshotsFrequency) ||
-      Number(draft.screenshotsFrequency) < LIMITS.minScreenshotsFrequency
+      Number(draft.screenshotsFrequency) < MIN_SCREENSHOTS_FREQUENCY
     ) {
-      errors.screenshotsFrequency = `At least ${LIMITS.minScreenshotsFrequency} seconds`;
+      errors.screenshotsFrequency = `At least ${MIN_SCREENSHOTS_FREQUENCY} seconds`;
     }
   }
   for (const app of draft.blockedApps) {
@@ -197,7 +200,7 @@ export function toSaveChildInput(state: ChildEditorState): SaveChildInput {
     screenshotsEnabled: draft.screenshotsEnabled,
     screenshotsResolution: numberOr(draft.screenshotsResolution, saved.screenshotsResolution),
     screenshotsFrequency:
-      frequency < LIMITS.minScreenshotsFrequency ? Number(saved.screenshotsFrequency) : frequency,
+      frequency < MIN_SCREENSHOTS_FREQUENCY ? Number(saved.screenshotsFrequency) : frequency,
     showSuspensionActivity: draft.showSuspensionActivity,
     keychains: draft.keychains,
     blockedApps: draft.blockedApps,

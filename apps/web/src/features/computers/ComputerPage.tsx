@@ -11,7 +11,6 @@ import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { TextInput } from '../../components/ui/TextInput';
-import { LIMITS } from '@keyward/contract/shared';
 import { errorMessage } from '../../lib/errors';
 import { useComputer, useLatestAppVersions, useSaveComputer } from './api';
 import {
@@ -21,6 +20,9 @@ import {
   isUpToDate,
   toSaveComputerInput,
 } from './computer-form';
+
+// The contract's LIMITS.name (importing contract values would bundle zod).
+const MAX_NAME_LENGTH = 100;
 
 const channelLabels: Record<ReleaseChannel, string> = {
   stable: 'Stable',
@@ -95,7 +97,7 @@ function ComputerEditor({ computer }: { computer: Device }) {
               onChange={(name) => setForm({ ...form, name })}
               placeholder={computer.modelTitle}
               hint="Leave empty to use the model name."
-              maxLength={LIMITS.name}
+              maxLength={MAX_NAME_LENGTH}
               autoComplete="off"
               className="min-w-0 flex-1"
             />

@@ -116,7 +116,11 @@ describe('search and toggle', () => {
   test('keychains the child already has are not offered', () => {
     const assigned = [own[0]?.id ?? '', publicKeychains[0]?.id ?? ''];
     expect(names(drawerView(run(open), all, assigned).cards)).not.toContain('Keychain 1');
-    const publicView = drawerView(run(open, { type: 'sourceChanged', source: 'public' }), all, assigned);
+    const publicView = drawerView(
+      run(open, { type: 'sourceChanged', source: 'public' }),
+      all,
+      assigned,
+    );
     expect(names(publicView.cards)).toEqual(['Video calls']);
   });
 });

@@ -159,7 +159,12 @@ function stepSummary(step: KeyWizardStep, editor: KeyEditorState): string {
   }
 }
 
-function StepPanel({ step, number, state, dispatch }: StepProps & { step: KeyWizardStep; number: number }) {
+function StepPanel({
+  step,
+  number,
+  state,
+  dispatch,
+}: StepProps & { step: KeyWizardStep; number: number }) {
   const isActive = state.activeStep === step;
   const title = STEP_TITLES[step];
   return (
@@ -229,8 +234,16 @@ function StepContent({ step, state, dispatch }: StepProps & { step: KeyWizardSte
           value={state.editor.appScope}
           onChange={(appScope) => dispatch({ type: 'appScopeChanged', appScope })}
           options={[
-            { value: 'unrestricted', label: 'Any address', description: 'The app may reach any website.' },
-            { value: 'address', label: 'One address', description: 'The app may reach only one address.' },
+            {
+              value: 'unrestricted',
+              label: 'Any address',
+              description: 'The app may reach any website.',
+            },
+            {
+              value: 'address',
+              label: 'One address',
+              description: 'The app may reach only one address.',
+            },
           ]}
         />
       );
@@ -347,7 +360,13 @@ function AddressStep({ state, dispatch }: StepProps) {
   );
 }
 
-function AddressExplanation({ address, addressType }: { address: string; addressType: AddressType }) {
+function AddressExplanation({
+  address,
+  addressType,
+}: {
+  address: string;
+  addressType: AddressType;
+}) {
   if (addressType === 'standard' && !isLargeSharedHost(address)) {
     return <SubdomainExample address={address} />;
   }
@@ -516,7 +535,13 @@ function ExpirationStep({ state, dispatch }: StepProps) {
   );
 }
 
-function CommentStep({ comment, onChange }: { comment: string; onChange: (comment: string) => void }) {
+function CommentStep({
+  comment,
+  onChange,
+}: {
+  comment: string;
+  onChange: (comment: string) => void;
+}) {
   const id = useId();
   return (
     <div>
