@@ -367,3 +367,14 @@ describe('SaveUser: blocked apps', () => {
     expect(fromDbJson(row.schedule)).toEqual(AFTER_SCHOOL);
   });
 });
+
+test('blocked apps come back in the order the parent saved them', async () => {
+  const parent = await server.signUpVerifiedParent();
+  const apps = [
+    { id: newToken(), identifier: 'zoom' },
+    { id: newToken(), identifier: 'Arc' },
+    { id: newToken(), identifier: 'com.valvesoftware.steam' },
+  ];
+  const id = await createChild(server, parent, { blockedApps: apps });
+  expect((await getUser(parent, id)).blockedApps).toEqual(apps);
+});

@@ -39,7 +39,7 @@ export function ScheduleEditor({
   const windowError = validateScheduleWindow(schedule.window);
   const numSelectedDays = WEEKDAYS.filter((day) => schedule.days[day]).length;
   return (
-    <div className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200">
+    <div className="space-y-4 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 sm:p-4">
       <fieldset>
         <legend className="sr-only">Schedule mode</legend>
         <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
@@ -91,7 +91,7 @@ export function ScheduleEditor({
         </div>
       </fieldset>
       <div>
-        <div className="grid grid-cols-2 gap-3 sm:max-w-sm">
+        <div className="grid grid-cols-2 gap-2 sm:max-w-sm sm:gap-3">
           <TimeInput
             label="Start time"
             value={schedule.window.start}

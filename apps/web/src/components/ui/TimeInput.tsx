@@ -47,7 +47,7 @@ export function TimeInput({
         }}
         aria-invalid={isInvalid || undefined}
         className={cx(
-          'block w-full rounded-lg border bg-white px-3 py-2 text-slate-900 shadow-sm',
+          'block w-full min-w-0 rounded-lg border bg-white px-2 py-2 text-slate-900 shadow-sm sm:px-3',
           'focus:border-violet-500 focus:ring-2 focus:ring-violet-500/30 focus:outline-none',
           isInvalid ? 'border-red-400' : 'border-slate-300',
         )}

@@ -55,15 +55,19 @@ export function ComputersSection({
     <Section title="Computers">
       <ul className="divide-y divide-slate-100">
         {devices.map((device) => (
-          <li key={device.id} className="flex flex-wrap items-center gap-3 py-3">
+          <li key={device.id} className="flex items-center gap-3 py-3">
             <ComputerIcon family={device.modelFamily} className="h-8 w-8" />
-            <div className="min-w-0 flex-1">
-              <p className="truncate text-sm font-medium text-slate-900">{computerName(device)}</p>
-              {device.customName && (
-                <p className="truncate text-xs text-slate-500">{device.modelTitle}</p>
-              )}
+            <div className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1">
+              <div className="min-w-0">
+                <p className="truncate text-sm font-medium text-slate-900">
+                  {computerName(device)}
+                </p>
+                {device.customName && (
+                  <p className="truncate text-xs text-slate-500">{device.modelTitle}</p>
+                )}
+              </div>
+              <StatusBadge status={device.status} />
             </div>
-            <StatusBadge status={device.status} />
             <button
               type="button"
               onClick={() => onDeleteConnection(device)}
@@ -206,12 +210,13 @@ export function BlockedAppsSection({ state, dispatch }: Omit<SectionProps, 'erro
           {blockedApps.map((app) => (
             <li key={app.id} className="rounded-xl ring-1 ring-slate-200">
               <div className="flex flex-wrap items-center gap-2 p-3">
-                <span className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">
+                <span className="min-w-0 basis-full font-mono text-sm break-all text-slate-900 sm:flex-1 sm:basis-auto">
                   {app.identifier}
                 </span>
                 <Button
                   variant="ghost"
                   size="sm"
+                  className="ml-auto"
                   onClick={() =>
                     dispatch({
                       type: app.schedule ? 'blockedAppScheduleRemoved' : 'blockedAppScheduleAdded',
@@ -232,7 +237,7 @@ export function BlockedAppsSection({ state, dispatch }: Omit<SectionProps, 'erro
                 </button>
               </div>
               {app.schedule && (
-                <div className="px-3 pb-3">
+                <div className="px-2 pb-2 sm:px-3 sm:pb-3">
                   <ScheduleEditor
                     schedule={app.schedule}
                     activeLabel="Blocked during these times"

@@ -104,7 +104,7 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
       aria-labelledby={`child-${child.id}`}
       className="flex h-full flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
     >
-      <div className="flex items-start justify-between gap-4">
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0">
           <h2 id={`child-${child.id}`} className="truncate text-lg font-semibold text-slate-900">
             {child.name}
@@ -161,10 +161,12 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
             {child.devices.map((device) => (
               <li key={device.id} className="flex items-center gap-3 py-2">
                 <ComputerIcon family={device.modelFamily} className="h-7 w-7" />
-                <span className="min-w-0 flex-1 truncate text-sm text-slate-900">
-                  {computerName(device)}
-                </span>
-                <StatusBadge status={device.status} />
+                <div className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                  <span className="min-w-0 truncate text-sm text-slate-900">
+                    {computerName(device)}
+                  </span>
+                  <StatusBadge status={device.status} />
+                </div>
               </li>
             ))}
           </ul>

@@ -57,7 +57,7 @@ export function AddKeychainDrawer({
   const view = selectable.data ? drawerView(state, selectable.data, assignedIds) : undefined;
 
   function add() {
-    if (!view || !view.selected || !canAddKeychain(state, view)) return;
+    if (!view?.selected || !canAddKeychain(state, view)) return;
     onAdd(
       state.schedule
         ? { id: view.selected.id, schedule: state.schedule }
@@ -152,7 +152,8 @@ function SourceToggle({ state, dispatch }: PartProps) {
     { source: 'public', label: 'Public keychains' },
   ] as const;
   return (
-    <div className="inline-flex rounded-lg bg-slate-100 p-1" role="group" aria-label="Keychains">
+    <fieldset className="inline-flex rounded-lg bg-slate-100 p-1">
+      <legend className="sr-only">Keychains</legend>
       {options.map(({ source, label }) => (
         <button
           key={source}
@@ -169,7 +170,7 @@ function SourceToggle({ state, dispatch }: PartProps) {
           {label}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
