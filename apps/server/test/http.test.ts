@@ -128,6 +128,12 @@ describe('SPA', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  test('a missing hashed asset is a 404, not the dashboard page', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('Keyward SPA');
+  });
+
   test('other files are served without long caching', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(response.statusCode).toBe(200);

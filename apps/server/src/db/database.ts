@@ -16,11 +16,11 @@ export function dialectOf(config: Pick<Config, 'databaseUrl'>): DialectName {
 
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqliteFile'>): Db {
   if (config.databaseUrl) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: config.databaseUrl, max: 10 }),
-      }),
-    });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection can be cut by the server (restart, failover); the pool replaces it on the
+    // next query. Without this listener the error would crash the process.
+    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(path.dirname(config.sqliteFile), { recursive: true });
   const sqlite = new SqliteDatabase(config.sqliteFile);

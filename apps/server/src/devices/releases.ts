@@ -7,6 +7,12 @@ import type { Clock } from '../services/clock.ts';
 import { newToken } from '../services/tokens.ts';
 
 /**
+ * Days a Mac may wait before it is nagged (then forced after twice that) for a configured release;
+ * configuration gives only the version, so its release date is the first start that saw it.
+ */
+export const CONFIGURED_RELEASE_PACE_DAYS = 14;
+
+/**
  * Start-up: the configured latest version per channel (RELEASE_STABLE/BETA/CANARY) becomes a row
  * of `releases`. Idempotent; a version already known keeps its row and moves to the more stable of
  * its two channels (a beta promoted to stable is configured as stable).
@@ -39,7 +45,14 @@ export async function loadConfiguredReleases(
       }
       await trx
         .insertInto('releases')
-        .values({ id: newToken(), semver, channel, pace: 0, release_date: now, created_at: now })
+        .values({
+          id: newToken(),
+          semver,
+          channel,
+          pace: CONFIGURED_RELEASE_PACE_DAYS,
+          release_date: now,
+          created_at: now,
+        })
         .onConflict((oc) => oc.column('semver').doNothing())
         .execute();
     });

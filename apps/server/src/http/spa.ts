@@ -58,7 +58,13 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   };
   app.get('/', async (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (request, reply) => {
-    if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    // A missing hashed asset (a stale chunk after a deploy) must fail loudly, not come back as HTML.
+    const isAsset = request.url.startsWith('/assets/');
+    if (
+      isAsset ||
+      isApiPath(request.url) ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       const failure = new PqlFailure({
         id: '0f5a25c9',
         type: 'notFound',

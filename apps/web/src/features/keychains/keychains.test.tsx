@@ -1,0 +1,294 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  currentLocation,
+  fakeServer,
+  loggedIn,
+  renderApp,
+  serverError,
+} from '../../../test/helpers';
+import {
+  adminKeychainOf,
+  EMMA_ID,
+  GAMES_ID,
+  keyOf,
+  LEO_ID,
+  SCHOOL_ID,
+  summaryOf,
+} from './test-fixtures';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  loggedIn();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const children = [
+  { id: EMMA_ID, name: 'Emma' },
+  { id: LEO_ID, name: 'Leo' },
+];
+
+describe('/keychains', () => {
+  test('shows cards with key counts, assigned children as chips, and warns about unused ones', async () => {
+    fakeServer((op) =>
+      op === 'GetAdminKeychains'
+        ? {
+            body: {
+              keychains: [
+                adminKeychainOf({ id: SCHOOL_ID, name: 'School', numKeys: 3 }, [EMMA_ID, LEO_ID]),
+                adminKeychainOf({ id: GAMES_ID, name: 'Games', numKeys: 1 }, []),
+              ],
+              children,
+            },
+          }
+        : serverError('notFound'),
+    );
+    renderApp('/keychains');
+
+    const school = await screen.findByRole('article', { name: 'School' });
+    expect(within(school).getByText('3 keys')).toBeInTheDocument();
+    expect(within(school).getByText('Emma')).toBeInTheDocument();
+    expect(within(school).getByText('Leo')).toBeInTheDocument();
+    expect(within(school).queryByText('Not being used')).not.toBeInTheDocument();
+    expect(within(school).getByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      `/keychains/${SCHOOL_ID}`,
+    );
+
+    const games = screen.getByRole('article', { name: 'Games' });
+    expect(within(games).getByText('1 key')).toBeInTheDocument();
+    expect(within(games).getByText('Not being used')).toBeInTheDocument();
+    expect(within(games).getByText("This keychain isn't doing anything")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create keychain' })).toHaveAttribute(
+      'href',
+      '/keychains/new',
+    );
+  });
+
+  test('the children menu assigns a child with ToggleChildKeychain and refreshes the list', async () => {
+    let isAssigned = false;
+    const calls = fakeServer((op) => {
+      if (op === 'GetAdminKeychains') {
+        return {
+          body: {
+            keychains: [adminKeychainOf({ name: 'Games' }, isAssigned ? [LEO_ID] : [])],
+            children,
+          },
+        };
+      }
+      if (op === 'ToggleChildKeychain') {
+        isAssigned = !isAssigned;
+        return { body: { success: true } };
+      }
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp('/keychains');
+    await user.click(await screen.findByRole('button', { name: 'Assign Games to children' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByRole('menuitemcheckbox', { name: 'Leo' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
+    await user.click(within(menu).getByRole('menuitemcheckbox', { name: 'Leo' }));
+
+    await waitFor(() =>
+      expect(within(screen.getByRole('menu')).getByRole('menuitemcheckbox', { name: 'Leo' })).toHaveAttribute(
+        'aria-checked',
+        'true',
+      ),
+    );
+    expect(calls.find((call) => call.op === 'ToggleChildKeychain')?.body).toEqual({
+      keychainId: SCHOOL_ID,
+      childId: LEO_ID,
+    });
+    expect(calls.filter((call) => call.op === 'GetAdminKeychains')).toHaveLength(2);
+    const games = screen.getByRole('article', { name: 'Games' });
+    expect(within(games).queryByText('Not being used')).not.toBeInTheDocument();
+  });
+
+  test('deletes a keychain after confirmation', async () => {
+    let isDeleted = false;
+    const calls = fakeServer((op) => {
+      if (op === 'GetAdminKeychains') {
+        return {
+          body: { keychains: isDeleted ? [] : [adminKeychainOf({ name: 'School' })], children },
+        };
+      }
+      if (op === 'DeleteEntity_v2') {
+        isDeleted = true;
+        return { body: { success: true } };
+      }
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp('/keychains');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete keychain?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { name: 'No keychains' })).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'DeleteEntity_v2')?.body).toEqual({
+      type: 'keychain',
+      id: SCHOOL_ID,
+    });
+  });
+
+  test('with no keychains shows the empty state', async () => {
+    fakeServer(() => ({ body: { keychains: [], children } }));
+    renderApp('/keychains');
+    expect(await screen.findByRole('heading', { name: 'No keychains' })).toBeInTheDocument();
+  });
+
+  test('a failed list says something went wrong', async () => {
+    fakeServer(() => serverError('serverError', {}, 500));
+    renderApp('/keychains');
+    expect(await screen.findByText('Hmm, something went wrong')).toBeInTheDocument();
+    expect(screen.getByText('Try refreshing the page and trying again')).toBeInTheDocument();
+  });
+});
+
+describe('keychain editor and key wizard', () => {
+  test('creates a keychain, then adds a website key through the wizard', async () => {
+    const keys: ReturnType<typeof keyOf>[] = [];
+    let keychainId = '';
+    const calls = fakeServer((op, body) => {
+      const input = body as Record<string, unknown>;
+      switch (op) {
+        case 'SaveKeychain':
+          keychainId = input.id as string;
+          return { body: { success: true } };
+        case 'GetAdminKeychain':
+          return {
+            body: {
+              summary: summaryOf({ id: keychainId, name: 'Homework', numKeys: keys.length }),
+              keys,
+            },
+          };
+        case 'SaveKey':
+          keys.push(
+            keyOf({ id: input.id as string, keychainId, key: input.key as never, comment: 'Maths' }),
+          );
+          return { body: { success: true } };
+        default:
+          return serverError('notFound');
+      }
+    });
+    const user = userEvent.setup();
+    renderApp('/keychains/new');
+
+    const create = await screen.findByRole('button', { name: 'Create keychain' });
+    expect(create).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Add new key' })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Name'), ' Homework ');
+    await user.type(screen.getByLabelText('Description'), 'School sites');
+    await user.click(create);
+
+    await waitFor(() => expect(currentLocation()).toBe(`/keychains/${keychainId}`));
+    expect(calls.find((call) => call.op === 'SaveKeychain')?.body).toEqual({
+      isNew: true,
+      id: keychainId,
+      name: 'Homework',
+      description: 'School sites',
+    });
+    expect(keychainId).toMatch(UUID_V4);
+    expect(await screen.findByRole('heading', { name: 'No keys' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save keychain' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Add new key' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create a new key' });
+    const next = within(dialog).getByRole('button', { name: 'Next' });
+    expect(within(dialog).queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: /Website/ })).toBeChecked();
+    await user.click(next);
+
+    const address = within(dialog).getByLabelText('Website address');
+    expect(next).toBeDisabled();
+    await user.type(address, 'nope');
+    expect(within(dialog).getByText('invalid address')).toBeInTheDocument();
+    expect(next).toBeDisabled();
+    await user.clear(address);
+    await user.type(address, '93.184.216.34');
+    expect(
+      within(dialog).getByText(
+        'That looks like an IP address. Turn on Advanced and pick the IP address type.',
+      ),
+    ).toBeInTheDocument();
+    expect(next).toBeDisabled();
+    await user.clear(address);
+    await user.type(address, 'https://www.KhanAcademy.org/math');
+    expect(within(dialog).queryByText('invalid address')).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/also unlocks \w+\.www\.khanacademy\.org/)).toBeInTheDocument();
+    await user.click(next);
+
+    expect(within(dialog).getByRole('radio', { name: /Web browsers/ })).toBeChecked();
+    expect(within(dialog).queryByRole('radio', { name: /One app/ })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    expect(within(dialog).getByLabelText('Website address')).toBeInTheDocument();
+    await user.click(next);
+    await user.click(next);
+    // expiration: off by default
+    expect(within(dialog).getByRole('switch', { name: 'Expires' })).not.toBeChecked();
+    await user.click(next);
+    await user.type(within(dialog).getByLabelText('Comment'), 'Maths');
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Create a new key' })).not.toBeInTheDocument(),
+    );
+    const saveKey = calls.find((call) => call.op === 'SaveKey')?.body as Record<string, unknown>;
+    expect(saveKey.id).toMatch(UUID_V4);
+    expect(saveKey).toEqual({
+      isNew: true,
+      id: saveKey.id,
+      keychainId,
+      key: { type: 'anySubdomain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
+      comment: 'Maths',
+    });
+    // the keychain refreshes with the new key in the table
+    const table = await screen.findByRole('table');
+    expect(
+      within(table).getByText('www.khanacademy.org and its subdomains in web browsers'),
+    ).toBeInTheDocument();
+    expect(within(table).getByText('Maths')).toBeInTheDocument();
+  }, 20_000);
+
+  test('shows the server error inside the key dialog', async () => {
+    fakeServer((op) => {
+      if (op === 'GetAdminKeychain') return { body: { summary: summaryOf(), keys: [keyOf()] } };
+      if (op === 'SaveKey') {
+        return serverError('badRequest', { userMessage: "'khanacademy.org' is not allowed" });
+      }
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp(`/keychains/${SCHOOL_ID}`);
+    await user.click(await screen.findByRole('button', { name: /Edit key khanacademy\.org/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit key' });
+    // edit mode: every step shown, none open
+    for (const step of ['Key type', 'Website address', 'Affected apps', 'Expiration', 'Comment']) {
+      expect(within(dialog).getByRole('button', { name: new RegExp(`^${step}`) })).toBeInTheDocument();
+    }
+    expect(within(dialog).queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
+    const commentStep = within(dialog).getByRole('button', { name: /^Comment/ });
+    await user.click(commentStep);
+    expect(commentStep).toHaveAttribute('aria-expanded', 'true');
+    await user.type(within(dialog).getByLabelText('Comment'), 'For school');
+    await user.click(commentStep);
+    expect(commentStep).toHaveAttribute('aria-expanded', 'false');
+    await user.click(within(dialog).getByRole('button', { name: 'Save key' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      "'khanacademy.org' is not allowed",
+    );
+  });
+
+  test('a keychain that does not exist shows not found', async () => {
+    fakeServer(() => serverError('notFound', { entityName: 'Keychain' }, 404));
+    renderApp(`/keychains/${SCHOOL_ID}`);
+    expect(await screen.findByText('Keychain not found.')).toBeInTheDocument();
+  });
+});
