@@ -12,6 +12,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
+import { ChildKeychainsSection } from '../keychains/ChildKeychainsSection';
 import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
 import {
   BlockedAppsSection,
@@ -185,7 +186,12 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
         <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
         <DowntimeSection state={state} dispatch={dispatch} />
         <BlockedAppsSection state={state} dispatch={dispatch} />
-        {/* The Keychains section (assigned keychains, add keychain) goes here with the keychains issue. */}
+        <ChildKeychainsSection
+          childName={child.name}
+          keychains={state.draft.keychains}
+          loadedKeychains={child.keychains}
+          onChange={(keychains) => dispatch({ type: 'keychainsChanged', keychains })}
+        />
 
         {state.saveError && (
           <p role="alert" className="text-sm text-red-700">

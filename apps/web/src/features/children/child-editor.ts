@@ -48,7 +48,7 @@ export type ChildDraft = {
   showSuspensionActivity: boolean;
   downtime?: PlainTimeWindow;
   blockedApps: BlockedAppDraft[];
-  /** Kept as loaded: the keychain UI arrives with the keychains issue. */
+  /** Edited by the Keychains section (features/keychains/ChildKeychainsSection). */
   keychains: KeychainAssignment[];
 };
 
@@ -81,6 +81,7 @@ export type ChildEditorEvent =
   | { type: 'blockedAppScheduleModeChanged'; id: string; mode: RuleSchedule['mode'] }
   | { type: 'blockedAppScheduleDayToggled'; id: string; day: Weekday }
   | { type: 'blockedAppScheduleWindowChanged'; id: string; window: PlainTimeWindow }
+  | { type: 'keychainsChanged'; keychains: KeychainAssignment[] }
   | { type: 'saveStarted' }
   | { type: 'saveSucceeded' }
   | { type: 'saveFailed'; message: string };
@@ -140,10 +141,12 @@ export type ChildDraftErrors = {
   screenshotsFrequency?: string;
   /** By blocked-app id. */
   blockedAppSchedules: Record<string, string>;
+  /** By keychain id. */
+  keychainSchedules: Record<string, string>;
 };
 
 export function draftErrors(draft: ChildDraft): ChildDraftErrors {
-  const errors: ChildDraftErrors = { blockedAppSchedules: {} };
+  const errors: ChildDraftErrors = { blockedAppSchedules: {}, keychainSchedules: {} };
   if (draft.name.trim() === '') errors.name = 'Name is required';
   if (draft.screenshotsEnabled) {
     if (!isWholeNumber(draft.screenshotsResolution) || Number(draft.screenshotsResolution) < 1) {
@@ -160,6 +163,10 @@ export function draftErrors(draft: ChildDraft): ChildDraftErrors {
     const error = app.schedule && validateScheduleWindow(app.schedule.window);
     if (error) errors.blockedAppSchedules[app.id] = error;
   }
+  for (const keychain of draft.keychains) {
+    const error = keychain.schedule && validateScheduleWindow(keychain.schedule.window);
+    if (error) errors.keychainSchedules[keychain.id] = error;
+  }
   return errors;
 }
 
@@ -168,7 +175,8 @@ function hasErrors(errors: ChildDraftErrors): boolean {
     errors.name !== undefined ||
     errors.screenshotsResolution !== undefined ||
     errors.screenshotsFrequency !== undefined ||
-    Object.keys(errors.blockedAppSchedules).length > 0
+    Object.keys(errors.blockedAppSchedules).length > 0 ||
+    Object.keys(errors.keychainSchedules).length > 0
   );
 }
 
@@ -302,6 +310,8 @@ export function childEditorReducer(
         ...schedule,
         window: { start: clampTime(event.window.start), end: clampTime(event.window.end) },
       }));
+    case 'keychainsChanged':
+      return edit(state, { keychains: event.keychains });
     case 'saveStarted':
       if (!canSave(state)) return state;
       return { ...state, isSaving: true, saveError: undefined };

@@ -62,7 +62,7 @@ function ComputerCard({ computer }: { computer: Device }) {
         <div className="min-w-0 flex-1">
           <h2
             id={`computer-${computer.id}`}
-            className="truncate text-lg font-semibold text-slate-900"
+            className="text-lg font-semibold break-words text-slate-900"
           >
             {name}
           </h2>

@@ -2,12 +2,11 @@ import type { UserKeychainSummary } from '@keyward/contract/shared';
 import { describeSchedule } from '@keyward/domain/schedule-wording';
 import { pluralise } from '@keyward/domain/wording';
 import { PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
-import { useReducer } from 'react';
+import { lazy, Suspense, useReducer } from 'react';
 import { Badge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { ScheduleEditor } from '../../components/ui/ScheduleEditor';
-import { AddKeychainDrawer } from './AddKeychainDrawer';
 import { addKeychainDrawerReducer, initialAddKeychainDrawerState } from './add-keychain-drawer';
 import { useSelectableKeychains } from './api';
 import {
@@ -17,6 +16,12 @@ import {
 } from './child-keychains';
 
 export type { KeychainAssignment } from './child-keychains';
+
+// Lazy: the drawer's key preview needs the public suffix list (tldts, ~100 KB gzipped), which the
+// child page should not download until the drawer opens.
+const AddKeychainDrawer = lazy(() =>
+  import('./AddKeychainDrawer').then((module) => ({ default: module.AddKeychainDrawer })),
+);
 
 type KeychainInfo = { name: string; numKeys: number; isPublic: boolean };
 
@@ -127,13 +132,17 @@ export function ChildKeychainsSection({
           Add keychain
         </Button>
       </div>
-      <AddKeychainDrawer
-        state={drawer}
-        dispatch={dispatchDrawer}
-        childName={childName}
-        assignedIds={keychains.map((k) => k.id)}
-        onAdd={(assignment) => change({ type: 'added', assignment })}
-      />
+      {drawer.isOpen && (
+        <Suspense fallback={null}>
+          <AddKeychainDrawer
+            state={drawer}
+            dispatch={dispatchDrawer}
+            childName={childName}
+            assignedIds={keychains.map((k) => k.id)}
+            onAdd={(assignment) => change({ type: 'added', assignment })}
+          />
+        </Suspense>
+      )}
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
@@ -98,10 +98,9 @@ describe('/keychains', () => {
     await user.click(within(menu).getByRole('menuitemcheckbox', { name: 'Leo' }));
 
     await waitFor(() =>
-      expect(within(screen.getByRole('menu')).getByRole('menuitemcheckbox', { name: 'Leo' })).toHaveAttribute(
-        'aria-checked',
-        'true',
-      ),
+      expect(
+        within(screen.getByRole('menu')).getByRole('menuitemcheckbox', { name: 'Leo' }),
+      ).toHaveAttribute('aria-checked', 'true'),
     );
     expect(calls.find((call) => call.op === 'ToggleChildKeychain')?.body).toEqual({
       keychainId: SCHOOL_ID,
@@ -171,7 +170,12 @@ describe('keychain editor and key wizard', () => {
           };
         case 'SaveKey':
           keys.push(
-            keyOf({ id: input.id as string, keychainId, key: input.key as never, comment: 'Maths' }),
+            keyOf({
+              id: input.id as string,
+              keychainId,
+              key: input.key as never,
+              comment: 'Maths',
+            }),
           );
           return { body: { success: true } };
         default:
@@ -271,7 +275,9 @@ describe('keychain editor and key wizard', () => {
     const dialog = screen.getByRole('dialog', { name: 'Edit key' });
     // edit mode: every step shown, none open
     for (const step of ['Key type', 'Website address', 'Affected apps', 'Expiration', 'Comment']) {
-      expect(within(dialog).getByRole('button', { name: new RegExp(`^${step}`) })).toBeInTheDocument();
+      expect(
+        within(dialog).getByRole('button', { name: new RegExp(`^${step}`) }),
+      ).toBeInTheDocument();
     }
     expect(within(dialog).queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
     const commentStep = within(dialog).getByRole('button', { name: /^Comment/ });
@@ -291,4 +297,92 @@ describe('keychain editor and key wizard', () => {
     renderApp(`/keychains/${SCHOOL_ID}`);
     expect(await screen.findByText('Keychain not found.')).toBeInTheDocument();
   });
+});
+
+describe('child page Keychains section', () => {
+  test('adds a keychain on a schedule from the drawer and saves it with the child', async () => {
+    const computer = {
+      id: 'aa11bb22-cc33-4d44-8e55-ff6677889900',
+      deviceId: 'bb22cc33-dd44-4e55-8f66-007788990011',
+      status: { case: 'filterOn' },
+      modelFamily: 'macBookAir',
+      modelTitle: 'MacBook Air (M1, 2020)',
+      modelIdentifier: 'MacBookAir10,1',
+    };
+    const emma = {
+      id: EMMA_ID,
+      name: 'Emma',
+      keyloggingEnabled: false,
+      screenshotsEnabled: false,
+      screenshotsResolution: 1000,
+      screenshotsFrequency: 120,
+      showSuspensionActivity: false,
+      keychains: [{ ...summaryOf({ name: 'School', numKeys: 2 }) }],
+      devices: [computer],
+      blockedApps: [],
+      createdAt: '2025-01-02T03:04:05.000Z',
+    };
+    const calls = fakeServer((op) => {
+      if (op === 'GetUser') return { body: emma };
+      if (op === 'GetSelectableKeychains') {
+        return {
+          body: {
+            own: [
+              summaryOf({ name: 'School' }),
+              summaryOf({ id: GAMES_ID, name: 'Games', numKeys: 1 }),
+            ],
+            public: [],
+          },
+        };
+      }
+      if (op === 'GetAdminKeychain')
+        return { body: { summary: summaryOf({ id: GAMES_ID }), keys: [] } };
+      if (op === 'SaveUser') return { body: { success: true } };
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp(`/children/${EMMA_ID}`);
+
+    const school = await screen.findByRole('listitem', { name: 'School' });
+    expect(within(school).getByText('2 keys · Always active')).toBeInTheDocument();
+    const save = screen.getByRole('button', { name: 'Save child' });
+    expect(save).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Add keychain' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Add keychain' });
+    await user.click(await within(drawer).findByRole('button', { name: /Games/ }));
+    await user.click(within(drawer).getByRole('switch', { name: 'Schedule' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Add keychain' }));
+
+    const games = screen.getByRole('listitem', { name: 'Games' });
+    expect(within(games).getByText('1 key · Active 07:00–17:00, every day')).toBeInTheDocument();
+    fireEvent.change(within(games).getByLabelText('End time'), { target: { value: '06:00' } });
+    expect(within(games).getByRole('alert')).toHaveTextContent('End time must be after start time');
+    expect(save).toBeDisabled();
+    fireEvent.change(within(games).getByLabelText('End time'), { target: { value: '15:30' } });
+    expect(save).toBeEnabled();
+    await user.click(save);
+
+    await waitFor(() => expect(calls.some((call) => call.op === 'SaveUser')).toBe(true));
+    const body = calls.find((call) => call.op === 'SaveUser')?.body as Record<string, unknown>;
+    expect(body.keychains).toEqual([
+      { id: SCHOOL_ID },
+      {
+        id: GAMES_ID,
+        schedule: {
+          mode: 'active',
+          days: {
+            sunday: true,
+            monday: true,
+            tuesday: true,
+            wednesday: true,
+            thursday: true,
+            friday: true,
+            saturday: true,
+          },
+          window: { start: { hour: 7, minute: 0 }, end: { hour: 15, minute: 30 } },
+        },
+      },
+    ]);
+  }, 20_000);
 });
