@@ -425,6 +425,6 @@ describe('SaveConferenceEmail', () => {
       source: 'party',
     });
     expect(badSource.status).toBe(400);
-    expect(badSource.body.userMessage).toMatch(/^source: /);
+    expect(badSource.body.userMessage).toBe('The source must be one of: workshop, booth.');
   });
 });
