@@ -34,7 +34,7 @@ export async function readConnectionCode(page: Page): Promise<string> {
   await expect(dialog).toContainText(/enter (it|this connection code|the code)/i);
   const code = dialog.getByText(/^\s*\d{6}\s*$/);
   await expect(code).toBeVisible();
-  return (await code.innerText()).trim();
+  return ((await code.textContent()) ?? '').trim();
 }
 
 /**

@@ -45,7 +45,7 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   const dialog = connectionDialog(page);
   const shown = dialog.getByText(/ connected!$/);
   await expect(shown).toBeVisible({ timeout: 15_000 });
-  const computerName = (await shown.innerText()).replace(/ connected!$/, '').trim();
+  const computerName = ((await shown.textContent()) ?? '').replace(/ connected!$/, '').trim();
   expect(computerName).toBe('MacBook Air (M1, 2020)'); // the simulator's default MacBookAir10,1
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();

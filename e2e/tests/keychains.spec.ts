@@ -150,9 +150,9 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
     describeKey(OWN_KEY),
   );
   await drawer.getByRole('switch', { name: 'Schedule' }).click();
-  await drawer.getByRole('radio', { name: 'Active during these times' }).check();
+  await drawer.getByRole('radio', { name: 'Active during these times', exact: true }).check();
   for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
-    await expect(drawer.getByRole('checkbox', { name: day })).toBeChecked();
+    await expect(drawer.getByRole('checkbox', { name: day, exact: true })).toBeChecked();
   await drawer.getByLabel('Start time').fill('00:00');
   await drawer.getByLabel('End time').fill('23:59');
   await expect(drawer.getByText('End time must be after start time')).toBeHidden();
@@ -162,7 +162,7 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
 
   const ownAssignment = page.getByRole('listitem', { name: keychainName });
   await expect(ownAssignment).toBeVisible();
-  await expect(ownAssignment).not.toContainText('Always active');
+  await expect(ownAssignment).toContainText('Active 00:00–23:59, every day');
 
   // A public keychain found by search, always active.
   await page.getByRole('button', { name: 'Add keychain' }).click();
@@ -186,14 +186,25 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
   await save.click();
   await expect(save).toBeDisabled();
 
-  // After a reload the child keeps both keychains.
+  // After a reload the child keeps both keychains, the own one still on its schedule.
   await page.reload();
-  await expect(page.getByRole('listitem', { name: keychainName })).toBeVisible();
-  await expect(page.getByRole('listitem', { name: PUBLIC_KEYCHAIN })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: keychainName })).toContainText(
+    'Active 00:00–23:59, every day',
+  );
+  await expect(page.getByRole('listitem', { name: PUBLIC_KEYCHAIN })).toContainText(
+    'Always active',
+  );
 
   // The Mac applies exactly the keys of both keychains, and nothing else.
   await waitUntilNotAt2359();
   const applied = await mac.keys();
   const expected = [OWN_KEY, ...PUBLIC_KEYS].map(describeKey);
   expect([...applied].sort()).toEqual([...expected].sort());
+
+  // The Mac applies the schedule itself: at 23:59 (outside 00:00-23:59) only the public keys.
+  const lateTonight = new Date();
+  lateTonight.setHours(23, 59, 30, 0);
+  const late = await mac.ok(['keys', '--at', lateTonight.toISOString()]);
+  const lateLines = late.split('\n').filter((line) => line.trim() !== '');
+  expect([...lateLines].sort()).toEqual(PUBLIC_KEYS.map(describeKey).sort());
 });

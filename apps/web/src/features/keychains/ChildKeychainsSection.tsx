@@ -76,7 +76,7 @@ export function ChildKeychainsSection({
               return (
                 <li key={id} aria-label={info.name} className="rounded-xl ring-1 ring-slate-200">
                   <div className="flex flex-wrap items-center gap-x-3 gap-y-2 p-3">
-                    <div className="min-w-0 flex-1">
+                    <div className="min-w-0 flex-1 basis-48">
                       <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                         <span className="truncate">{info.name}</span>
                         {info.isPublic && <Badge tone="brand">Public</Badge>}

@@ -42,7 +42,7 @@ export default function KeychainsPage() {
 
   const { children } = keychains.data;
   const createKeychain = (
-    <LinkButton to="/keychains/new">
+    <LinkButton to="/keychains/new" className="whitespace-nowrap">
       <PlusIcon className="h-5 w-5" aria-hidden="true" />
       Create keychain
     </LinkButton>
