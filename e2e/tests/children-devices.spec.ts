@@ -89,7 +89,9 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   await screenshots.click();
   await expect(screenshots).toHaveAttribute('aria-checked', 'true');
   await expect(save).toBeEnabled();
+  const saved = page.waitForResponse((r) => r.url().endsWith('/pairql/dashboard/SaveUser'));
   await save.click();
+  expect((await saved).status()).toBe(200);
   await expect(save).toBeDisabled(); // saved: nothing left to save
 
   // The push arrives, and the check-in it triggers shows the new setting.

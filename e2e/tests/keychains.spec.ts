@@ -183,8 +183,10 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
   await expect(publicAssignment).toContainText('Always active');
 
   const save = page.getByRole('button', { name: 'Save child' });
+  const saved = page.waitForResponse((r) => r.url().endsWith('/pairql/dashboard/SaveUser'));
   await save.click();
-  await expect(save).toBeDisabled();
+  expect((await saved).status()).toBe(200);
+  await expect(save).toBeDisabled(); // saved: nothing left to save
 
   // After a reload the child keeps both keychains, the own one still on its schedule.
   await page.reload();
@@ -194,6 +196,13 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
   await expect(page.getByRole('listitem', { name: PUBLIC_KEYCHAIN })).toContainText(
     'Always active',
   );
+
+  // The keychains list shows the child on the keychain's card.
+  await page.getByRole('link', { name: 'Keychains', exact: true }).click();
+  const card = page.getByRole('article', { name: keychainName });
+  await expect(card).toContainText(childName);
+  await expect(card).toContainText('1 key');
+  await expect(card).not.toContainText('Not being used');
 
   // The Mac applies exactly the keys of both keychains, and nothing else.
   await waitUntilNotAt2359();

@@ -8,6 +8,7 @@ import { createDatabase, type Db, dialectOf, migrateToLatest } from './db/databa
 import { addMs, MINUTE } from './db/values.ts';
 import { recordDeviceMessage } from './devices/presence.ts';
 import { createMailer, type Mailer, type OutgoingEmail } from './services/mail.ts';
+import { listenUntilStopped } from './serve.ts';
 
 // `npm run demo`: the server exactly as main.ts starts it, on its own data directory (default
 // ./data/demo, so real data is never touched), with a demo family seeded on first start through
@@ -262,21 +263,8 @@ async function main(): Promise<void> {
   const presence = keepDemoComputersOnline(db, new Date(), app.log);
   await presence.first;
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      presence.stop();
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
-
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(`Keyward demo is running at http://${shownHost}:${port} (data: ${config.dataDir})`);
+  const url = await listenUntilStopped(app, config, () => presence.stop());
+  console.log(`Keyward demo is running at ${url} (data: ${config.dataDir})`);
   console.log(
     `${isNewFamily ? 'Seeded the demo family. ' : ''}Demo parent: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`,
   );

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDatabase, dialectOf, migrateToLatest } from './db/database.ts';
+import { listenUntilStopped } from './serve.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -19,20 +20,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   app.addHook('onClose', async () => db.destroy());
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
-
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(`Keyward is running at http://${shownHost}:${port}`);
+  const url = await listenUntilStopped(app, config);
+  console.log(`Keyward is running at ${url}`);
 }
 
 main().catch((error) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { findMacPrincipal } from '../devices/device-auth.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
@@ -177,7 +178,7 @@ async function handle(
     }
     ctx = { ...base, parentId: session.parentId, sessionId: session.id } as RequestContext;
   } else if (def.auth === 'device') {
-    const device = await findDevice(db, clock, request.headers['x-usertoken']);
+    const device = await findMacPrincipal(db, clock, request.headers['x-usertoken']);
     if (!device) throw userTokenNotFound();
     ctx = { ...base, ...device } as RequestContext;
   }
@@ -231,22 +232,6 @@ async function findSession(db: Db, clock: Clock, header: string | string[] | und
     .where('expires_at', '>', toDbTime(clock.now()))
     .executeTakeFirst();
   return row ? { id: row.id, parentId: row.parent_id } : undefined;
-}
-
-async function findDevice(db: Db, clock: Clock, header: string | string[] | undefined) {
-  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
-  const now = toDbTime(clock.now());
-  const row = await db
-    .selectFrom('mac_app_tokens as t')
-    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
-    .innerJoin('children as c', 'c.id', 't.child_id')
-    .select(['t.computer_user_id', 't.child_id', 'c.parent_id'])
-    .where('t.token_hash', '=', hashToken(header))
-    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
-    .executeTakeFirst();
-  return row
-    ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
-    : undefined;
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
