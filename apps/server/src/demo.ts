@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FilterState } from '@keyward/contract/device';
-import type { RuleSchedule } from '@keyward/contract/shared';
+import type { RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
@@ -13,7 +13,7 @@ import { listenUntilStopped } from './serve.ts';
 // `npm run demo`: the server exactly as main.ts starts it, on its own data directory (default
 // ./data/demo, so real data is never touched), with a demo family seeded on first start through
 // the real operations (Signup, VerifySignupEmail, SaveUser, CreatePendingAppConnection, ConnectUser,
-// SaveDevice): two children and three computers — one online with the filter on, one suspended for
+// SaveDevice, SaveKeychain, SaveKey): two children, three computers and keychains — one online with the filter on, one suspended for
 // 20 minutes, one offline.
 
 export const DEMO_EMAIL = 'demo@keyward.local';
@@ -125,6 +125,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
   });
   const asParent = { 'x-admintoken': session };
 
+  const keychains = await seedDemoKeychains(app, asParent);
   const children = { sam: randomUUID(), kim: randomUUID() };
   await call(
     app,
@@ -139,7 +140,10 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       screenshotsFrequency: 60,
       showSuspensionActivity: true,
       downtime: { start: { hour: 21, minute: 0 }, end: { hour: 5, minute: 0 } },
-      keychains: [],
+      keychains: [
+        { id: keychains.homework },
+        { id: keychains.khanAcademy, schedule: WEEKDAYS_AFTER_SCHOOL },
+      ],
       blockedApps: [
         { id: randomUUID(), identifier: 'com.valvesoftware.steam' },
         { id: randomUUID(), identifier: 'Roblox', schedule: WEEKDAYS_AFTER_SCHOOL },
@@ -159,7 +163,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       screenshotsResolution: 1000,
       screenshotsFrequency: 120,
       showSuspensionActivity: false,
-      keychains: [],
+      keychains: [{ id: keychains.homework }, { id: keychains.weekendGames }],
       blockedApps: [{ id: randomUUID(), identifier: 'com.hnc.Discord' }],
     },
     asParent,
@@ -196,6 +200,60 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
     );
   }
   return true;
+}
+
+/** Two own keychains with keys, and the public Khan Academy keychain from the catalogue. */
+async function seedDemoKeychains(app: FastifyInstance, asParent: Record<string, string>) {
+  const homework = randomUUID();
+  const weekendGames = randomUUID();
+  await call(
+    app,
+    'dashboard/SaveKeychain',
+    { isNew: true, id: homework, name: 'Homework', description: 'School sites for every day' },
+    asParent,
+  );
+  await call(
+    app,
+    'dashboard/SaveKeychain',
+    { isNew: true, id: weekendGames, name: 'Weekend games', description: 'Games we agreed on' },
+    asParent,
+  );
+  const keys: { keychainId: string; key: SharedKey; comment?: string }[] = [
+    {
+      keychainId: homework,
+      key: { type: 'anySubdomain', domain: 'quizlet.com', scope: { type: 'webBrowsers' } },
+      comment: 'Vocabulary practice',
+    },
+    {
+      keychainId: homework,
+      key: { type: 'domain', domain: 'docs.google.com', scope: { type: 'webBrowsers' } },
+    },
+    {
+      keychainId: homework,
+      key: { type: 'skeleton', scope: { type: 'bundleId', bundleId: 'com.apple.iWork.Pages' } },
+      comment: 'Writing assignments',
+    },
+    {
+      keychainId: weekendGames,
+      key: { type: 'anySubdomain', domain: 'coolmathgames.com', scope: { type: 'webBrowsers' } },
+    },
+    {
+      keychainId: weekendGames,
+      key: {
+        type: 'skeleton',
+        scope: { type: 'identifiedAppSlug', identifiedAppSlug: 'minecraft' },
+      },
+    },
+  ];
+  for (const key of keys) {
+    await call(app, 'dashboard/SaveKey', { isNew: true, id: randomUUID(), ...key }, asParent);
+  }
+  const selectable = await call(app, 'dashboard/GetSelectableKeychains', undefined, asParent);
+  const khanAcademy = (selectable.public as { id: string; name: string }[]).find(
+    (keychain) => keychain.name === 'Khan Academy',
+  );
+  if (!khanAcademy) throw new Error('Demo seeding: the public Khan Academy keychain is missing');
+  return { homework, weekendGames, khanAcademy: khanAcademy.id };
 }
 
 /**
