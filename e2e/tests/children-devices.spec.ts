@@ -126,8 +126,6 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   await expect(page.getByRole('button', { name: 'Get connection code' })).toBeVisible();
 
   const refused = await mac.run(['checkin']);
-  // Non-zero. (tools/device-sim documents exit code 2 for a removed connection, but only `online`
-  // uses it; `checkin` exits 1.)
-  expect(refused.code, refused.stdout + refused.stderr).not.toBe(SIM_EXIT.ok);
+  expect(refused.code, refused.stdout + refused.stderr).toBe(SIM_EXIT.connectionRemoved);
   expect(refused.stderr).toContain("This computer's connection was removed.");
 });

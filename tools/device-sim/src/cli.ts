@@ -49,6 +49,7 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       printError(`${error.message}\nRun \`npm run device -- help\` for usage.`);
     } else if (error instanceof DeviceApiError) {
       printError(describeApiError(error));
+      if (error.isConnectionRemoved) return EXIT.connectionRemoved;
     } else if (error instanceof NotConnectedError || error instanceof StateFileError) {
       printError(error.message);
     } else {

@@ -203,7 +203,7 @@ describe('after connecting', () => {
   test('a revoked token says the connection was removed', async () => {
     isTokenRevoked = true;
     const { code, printed } = await mac.capture(['checkin']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(printed).toContain("This computer's connection was removed.");
   });
 

@@ -231,7 +231,7 @@ describe('a connected Mac', () => {
     expect(mac.output).toContain("This computer's connection was removed.");
 
     const checkin = await mac.capture(['checkin']);
-    expect(checkin.code).toBe(1);
+    expect(checkin.code).toBe(2);
     expect(checkin.printed).toContain("This computer's connection was removed.");
   });
 });
