@@ -1,15 +1,8 @@
-import { dashboard } from '@keyward/contract/dashboard';
-import {
-  CLIENT_ERROR_IDS,
-  DASHBOARD_TAGS,
-  type PqlError,
-  PqlErrorType,
-} from '@keyward/contract/errors';
+import type { PqlError } from '@keyward/contract/errors';
 import { describe, expect, test } from 'vitest';
 import { isSidebarLinkActive, sidebarLinks } from '../src/app/sidebar-links';
 import { isMobileWidth } from '../src/app/useIsMobile';
 import { queryRetryDelay, shouldRetryQuery } from '../src/lib/api/retry';
-import * as mirrored from '../src/lib/api/wire-constants';
 import {
   errorMessage,
   errorTitle,
@@ -26,21 +19,6 @@ const error = (fields: Partial<PqlError>): PqlError => ({
   type: 'serverError',
   debugMessage: 'debug',
   ...fields,
-});
-
-describe('mirrored wire constants match the contract', () => {
-  test('public operations are exactly the auth none operations', () => {
-    const publicOps = Object.entries(dashboard)
-      .filter(([, def]) => def.auth === 'none')
-      .map(([name]) => name)
-      .sort();
-    expect([...mirrored.PUBLIC_OPERATIONS].sort()).toEqual(publicOps);
-  });
-  test('error ids, types and tags', () => {
-    expect(mirrored.CLIENT_ERROR_IDS).toEqual(CLIENT_ERROR_IDS);
-    expect([...mirrored.PQL_ERROR_TYPES]).toEqual(PqlErrorType.options);
-    expect(mirrored.DASHBOARD_TAGS).toEqual(DASHBOARD_TAGS);
-  });
 });
 
 describe('error display rules (spec §8)', () => {

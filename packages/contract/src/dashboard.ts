@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './constants.ts';
 import type { InputOf, OperationDef, OutputOf, ParsedInputOf } from './operation.ts';
 import {
   ActivityFeed,
@@ -19,7 +20,6 @@ import {
   inputObject,
   Key,
   KeychainSummary,
-  LIMITS,
   NotificationMethodConfig,
   optionalInput,
   ReleaseChannel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './constants.ts';
 import type { InputOf, OperationDef, OutputOf, ParsedInputOf } from './operation.ts';
 import {
   BlockedApp,
@@ -6,7 +7,6 @@ import {
   IsoDate,
   inputArray,
   inputObject,
-  LIMITS,
   optionalInput,
   PlainTimeWindow,
   ReleaseChannel,

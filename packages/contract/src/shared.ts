@@ -1,26 +1,9 @@
 import { z } from 'zod';
+import { LIMITS } from './constants.ts';
 
 // Shared wire shapes of the dashboard contract (wire-contract §3, §4, §5.3).
 // Output shapes are strict: an optional key may be absent but never `null`.
 // Input shapes go through `optionalInput` / `inputObject`, which treat `null` like an absent key.
-
-// ---------------------------------------------------------------------------
-// Input limits (server-behaviour §10.3) that are visible in the shape
-
-export const LIMITS = {
-  name: 100,
-  comment: 2000,
-  searchQuery: 255,
-  gclid: 128,
-  url: 2000,
-  event: 255,
-  extraMonitoring: 255,
-  keystrokeLine: 10_000,
-  ipAddress: 64,
-  macVersion: 12,
-  arrayItems: 1000,
-  minScreenshotsFrequency: 10,
-} as const;
 
 // ---------------------------------------------------------------------------
 // Input helpers

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CLIENT_ERROR_IDS,
-  ERROR_ID_PATTERN,
-  ERROR_IDS,
-  PqlErrorType,
-  ServerPqlError,
-} from '../src/errors.ts';
+import { CLIENT_ERROR_IDS, ERROR_IDS } from '../src/constants.ts';
+import { ERROR_ID_PATTERN, PqlErrorType, ServerPqlError } from '../src/errors.ts';
 
 const serverBody = {
   id: '8df93d61',

@@ -1,5 +1,6 @@
 import { macosApp, type MacosAppInput, type MacosAppOperation } from '@keyward/contract/device';
-import { APP_TAGS, ServerPqlError } from '@keyward/contract/errors';
+import { APP_TAGS } from '@keyward/contract/constants';
+import { ServerPqlError } from '@keyward/contract/errors';
 import type { z } from 'zod';
 
 // Typed client of the Mac device API (`POST /pairql/macos-app/{Op}`, server-behaviour §4).

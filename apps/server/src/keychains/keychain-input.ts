@@ -1,4 +1,4 @@
-import { LIMITS } from '@keyward/contract/shared';
+import { LIMITS } from '@keyward/contract/constants';
 import { badRequest } from '../pairql/errors.ts';
 
 // Input rules shared by SaveKeychain and SaveKey (server-behaviour §10.3). Lengths over the limits

@@ -1,5 +1,5 @@
 import type { PqlError } from '@keyward/contract/errors';
-import { CLIENT_ERROR_IDS, PQL_ERROR_TYPES } from './api/wire-constants';
+import { CLIENT_ERROR_IDS, PQL_ERROR_TYPES } from '@keyward/contract/constants';
 
 export const GENERIC_ERROR_MESSAGE =
   "Sorry, there's been some sort of technical issue (probably on our end). Please try again, or contact support if the problem persists.";

@@ -2,7 +2,7 @@ import type { PqlError } from '@keyward/contract/errors';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
-import { DASHBOARD_TAGS } from '../../lib/api/wire-constants';
+import { DASHBOARD_TAGS } from '@keyward/contract/constants';
 import { errorMessage } from '../../lib/errors';
 import { safeRedirectPath } from '../../lib/redirect';
 import { useSession } from '../../lib/session-context';

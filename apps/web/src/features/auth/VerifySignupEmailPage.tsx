@@ -2,7 +2,7 @@ import type { PqlError } from '@keyward/contract/errors';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
-import { DASHBOARD_TAGS } from '../../lib/api/wire-constants';
+import { DASHBOARD_TAGS } from '@keyward/contract/constants';
 import { useSession } from '../../lib/session-context';
 import { verifySignupEmailOnce } from './api';
 import { linkClasses } from './AuthLayout';

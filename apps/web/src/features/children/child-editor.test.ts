@@ -1,5 +1,5 @@
 import type { RuleSchedule, User } from '@keyward/contract/shared';
-import { LIMITS, SaveUserInput } from '@keyward/contract/shared';
+import { SaveUserInput } from '@keyward/contract/shared';
 import { DEFAULT_ACTIVE_SCHEDULE } from '@keyward/domain/schedule';
 import { describe, expect, test } from 'vitest';
 import {
@@ -11,8 +11,6 @@ import {
   draftErrors,
   hasChanges,
   initialChildEditorState,
-  MAX_NAME_LENGTH,
-  MIN_SCREENSHOTS_FREQUENCY,
   newChildInput,
   toSaveChildInput,
 } from './child-editor';
@@ -443,9 +441,4 @@ test('a new child is sent with the spec defaults', () => {
     blockedApps: [],
   });
   expect(SaveUserInput.safeParse(body).success).toBe(true);
-});
-
-test('the copied limits match the contract', () => {
-  expect(MAX_NAME_LENGTH).toBe(LIMITS.name);
-  expect(MIN_SCREENSHOTS_FREQUENCY).toBe(LIMITS.minScreenshotsFrequency);
 });

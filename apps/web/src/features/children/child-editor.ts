@@ -8,12 +8,12 @@ import {
   validateScheduleWindow,
   type Weekday,
 } from '@keyward/domain/schedule';
+import { LIMITS } from '@keyward/contract/constants';
 
 export type SaveChildInput = DashboardInput<'SaveUser'>;
 
-// The contract's LIMITS, copied: importing values from @keyward/contract would bundle zod.
-export const MAX_NAME_LENGTH = 100;
-export const MIN_SCREENSHOTS_FREQUENCY = 10;
+export const MAX_NAME_LENGTH = LIMITS.name;
+export const MIN_SCREENSHOTS_FREQUENCY = LIMITS.minScreenshotsFrequency;
 
 export const NEW_CHILD_DEFAULTS = {
   keyloggingEnabled: false,

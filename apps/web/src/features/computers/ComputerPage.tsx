@@ -1,3 +1,4 @@
+import { LIMITS } from '@keyward/contract/constants';
 import type { Device, ReleaseChannel } from '@keyward/contract/shared';
 import { RELEASE_CHANNELS } from '@keyward/domain/releases';
 import { type FormEvent, useId, useState } from 'react';
@@ -20,9 +21,6 @@ import {
   isUpToDate,
   toSaveComputerInput,
 } from './computer-form';
-
-// The contract's LIMITS.name (importing contract values would bundle zod).
-const MAX_NAME_LENGTH = 100;
 
 const channelLabels: Record<ReleaseChannel, string> = {
   stable: 'Stable',
@@ -97,7 +95,7 @@ function ComputerEditor({ computer }: { computer: Device }) {
               onChange={(name) => setForm({ ...form, name })}
               placeholder={computer.modelTitle}
               hint="Leave empty to use the model name."
-              maxLength={MAX_NAME_LENGTH}
+              maxLength={LIMITS.name}
               autoComplete="off"
               className="min-w-0 flex-1"
             />

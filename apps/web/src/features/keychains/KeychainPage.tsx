@@ -1,5 +1,5 @@
 import type { Key } from '@keyward/contract/shared';
-import { LIMITS } from '@keyward/contract/shared';
+import { LIMITS } from '@keyward/contract/constants';
 import { commentPreview, describeKey } from '@keyward/domain/keys';
 import { KeyIcon, PencilSquareIcon, PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';

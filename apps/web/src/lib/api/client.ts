@@ -7,7 +7,7 @@ import type { PqlError, Result } from '@keyward/contract/errors';
 import { isProductionBuild } from '../env';
 import { isPqlError, NETWORK_ERROR_MESSAGE, toPqlError } from '../errors';
 import { getSession } from '../session';
-import { CLIENT_ERROR_IDS, PUBLIC_OPERATIONS } from './wire-constants';
+import { CLIENT_ERROR_IDS, PUBLIC_DASHBOARD_OPERATIONS } from '@keyward/contract/constants';
 
 function apiEndpoint(): string {
   return import.meta.env.VITE_API_ENDPOINT ?? '';
@@ -57,7 +57,7 @@ async function send<Op extends DashboardOperation>(
   input: DashboardInput<Op>,
 ): Promise<Result<DashboardOutput<Op>>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (!PUBLIC_OPERATIONS.has(op)) {
+  if (!isPublicOperation(op)) {
     const token = getSession()?.token;
     if (!token) {
       return failure({
@@ -122,4 +122,8 @@ export async function callDashboard<Op extends DashboardOperation>(
     console.error(`[pairql] ${op} failed`, result.error);
   }
   return result;
+}
+
+function isPublicOperation(op: DashboardOperation): boolean {
+  return (PUBLIC_DASHBOARD_OPERATIONS as readonly string[]).includes(op);
 }
