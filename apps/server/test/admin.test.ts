@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { DeletableEntityType } from '@keyward/contract/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DAY, fromDbJson, HOUR, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
+import { DAY, fromDbJson, HOUR, toDbJson, toDbTime } from '../src/db/values.ts';
 import { configFingerprint, toStoredConfig } from '../src/notifications/method-config.ts';
 import { createTokenService, newToken } from '../src/services/tokens.ts';
+import { addChildWithComputer } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -13,55 +14,6 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 const now = () => toDbTime(server.clock.now());
-
-async function addAdminComputerUser(parentId: string, isAdmin: boolean) {
-  const childId = newToken();
-  const computerId = newToken();
-  await server.db
-    .insertInto('children')
-    .values({
-      id: childId,
-      parent_id: parentId,
-      name: 'Sam',
-      keylogging_enabled: toDbBool(false),
-      screenshots_enabled: toDbBool(false),
-      screenshots_resolution: 1000,
-      screenshots_frequency: 120,
-      show_suspension_activity: toDbBool(false),
-      downtime: null,
-      created_at: now(),
-      updated_at: now(),
-    })
-    .execute();
-  await server.db
-    .insertInto('computers')
-    .values({
-      id: computerId,
-      parent_id: parentId,
-      custom_name: null,
-      model_identifier: 'MacBookPro16,1',
-      serial_number: newToken(),
-      filter_version: null,
-      os_version: null,
-      created_at: now(),
-      updated_at: now(),
-    })
-    .execute();
-  await server.db
-    .insertInto('computer_users')
-    .values({
-      id: newToken(),
-      child_id: childId,
-      computer_id: computerId,
-      username: 'sam',
-      full_username: 'Sam',
-      numeric_id: 501,
-      is_admin: toDbBool(isAdmin),
-      created_at: now(),
-      updated_at: now(),
-    })
-    .execute();
-}
 
 describe('GetAdmin', () => {
   test('shows only the own account, methods and notifications', async () => {
@@ -102,7 +54,7 @@ describe('GetAdmin', () => {
         created_at: now(),
       })
       .execute();
-    await addAdminComputerUser(alice.adminId, true);
+    await addChildWithComputer(server, alice.adminId, { isAdmin: true });
 
     const aliceView = await server.call('GetAdmin', undefined, { token: alice.token });
     expect(aliceView.body).toMatchObject({
@@ -132,7 +84,7 @@ describe('GetAdmin', () => {
 
   test('a non-admin macOS user does not make hasAdminChild true', async () => {
     const parent = await server.signUpVerifiedParent();
-    await addAdminComputerUser(parent.adminId, false);
+    await addChildWithComputer(server, parent.adminId, { isAdmin: false });
     const view = await server.call('GetAdmin', undefined, { token: parent.token });
     expect(view.body.hasAdminChild).toBe(false);
   });
@@ -178,7 +130,7 @@ describe('GetAdmin', () => {
 describe('DeleteEntity_v2 parent', () => {
   test('deletes the own account after recording it', async () => {
     const parent = await server.signUpVerifiedParent();
-    await addAdminComputerUser(parent.adminId, true);
+    await addChildWithComputer(server, parent.adminId, { isAdmin: true });
     const result = await server.call(
       'DeleteEntity_v2',
       { id: parent.adminId.toUpperCase(), type: 'parent' },

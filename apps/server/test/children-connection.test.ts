@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DAY } from '../src/db/values.ts';
-import { newToken } from '../src/services/tokens.ts';
-import { createChild, type Parent } from './children-fixtures.ts';
-import { connectUser, newMac } from './device-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+import { connectUser, createChild, newMac, serverWithParents, type Parent } from './fixtures.ts';
+import { createTestServer } from './harness.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 function createCode(parent: Parent, childId: string) {
   return server.call('CreatePendingAppConnection', { userId: childId }, { token: parent.token });
@@ -68,22 +58,7 @@ describe('CreatePendingAppConnection', () => {
     const limited = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
     try {
       const parent = await limited.signUpVerifiedParent();
-      const childId = newToken();
-      await limited.call(
-        'SaveUser',
-        {
-          id: childId,
-          isNew: true,
-          name: 'Sam',
-          keyloggingEnabled: false,
-          screenshotsEnabled: false,
-          screenshotsResolution: 1000,
-          screenshotsFrequency: 120,
-          showSuspensionActivity: false,
-          keychains: [],
-        },
-        { token: parent.token },
-      );
+      const childId = await createChild(limited, parent);
       for (let i = 0; i < 20; i++) {
         const ok = await limited.call(
           'CreatePendingAppConnection',

@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   addComputerUser,
+  addKeychain,
   addMacToken,
   childRow,
   createChild,
-  createKeychainRow,
-  type Parent,
+  newChildInput,
   recordPushes,
   reportState,
   securityEvents,
-} from './children-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+  serverWithParents,
+  type Parent,
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 function deleteEntity(parent: Parent, type: string, id: string) {
   return server.call('DeleteEntity_v2', { id, type }, { token: parent.token });
@@ -45,21 +38,15 @@ describe('DeleteEntity_v2 child', () => {
     const parent = await server.signUpVerifiedParent();
     const sam = await createChild(server, parent, { name: 'Sam' });
     const kim = await createChild(server, parent, { name: 'Kim' });
-    const keychain = await createKeychainRow(server, parent.adminId);
+    const keychain = await addKeychain(server, parent.adminId);
     await server.call(
       'SaveUser',
-      {
+      newChildInput({
         id: sam,
         isNew: false,
-        name: 'Sam',
-        keyloggingEnabled: false,
-        screenshotsEnabled: false,
-        screenshotsResolution: 1000,
-        screenshotsFrequency: 120,
-        showSuspensionActivity: false,
         keychains: [{ id: keychain }],
         blockedApps: [{ id: crypto.randomUUID(), identifier: 'Steam' }],
-      },
+      }),
       { token: parent.token },
     );
     const own = await addComputerUser(server, parent.adminId, sam);

@@ -1,36 +1,29 @@
 import type { ChildComputerStatus } from '@keyward/contract/shared';
 import { childStatus } from '@keyward/domain/status';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { HOUR } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
-  AFTER_SCHOOL,
   addComputerUser,
   addKey,
+  addKeychain,
+  AFTER_SCHOOL,
   createChild,
-  createKeychainRow,
-  type Parent,
   reportState,
-} from './children-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+  serverWithParents,
+  website,
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 describe('GetUsers / GetUser', () => {
   test('a child with keychains (unexpired keys counted), computers with live status and blocked apps', async () => {
     const parent = await server.signUpVerifiedParent();
-    const school = await createKeychainRow(server, parent.adminId, { name: 'School' });
+    const school = await addKeychain(server, parent.adminId, { name: 'School' });
+    const now = server.clock.now().getTime();
     await addKey(server, school);
-    await addKey(server, school, new Date(server.clock.now().getTime() + HOUR));
-    await addKey(server, school, new Date(server.clock.now().getTime() - HOUR)); // expired
+    await addKey(server, school, website('example.com'), new Date(now + HOUR));
+    await addKey(server, school, website('example.com'), new Date(now - HOUR)); // expired
     const blockedId = newToken();
     const childId = await createChild(server, parent, {
       name: 'Sam',

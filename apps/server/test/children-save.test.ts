@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { fromDbBool, fromDbJson } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
-  AFTER_SCHOOL,
   addComputerUser,
+  addKeychain,
+  AFTER_SCHOOL,
   childRow,
   createChild,
-  createKeychainRow,
   newChildInput,
-  type Parent,
   recordPushes,
   securityEvents,
-} from './children-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+  serverWithParents,
+  type Parent,
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 async function getUser(parent: Parent, id: string) {
   const result = await server.call('GetUser', id, { token: parent.token });
@@ -205,8 +197,8 @@ describe('SaveUser: update', () => {
 describe('SaveUser: keychains', () => {
   test('own and public keychains are assigned with schedules; keychainsChanged only when the list differs', async () => {
     const parent = await server.signUpVerifiedParent();
-    const own = await createKeychainRow(server, parent.adminId, { name: 'Homework' });
-    const shared = await createKeychainRow(server, bob.adminId, { name: 'Public', isPublic: true });
+    const own = await addKeychain(server, parent.adminId, { name: 'Homework' });
+    const shared = await addKeychain(server, bob.adminId, { name: 'Public', isPublic: true });
     const id = await createChild(server, parent);
     const keychains = [{ id: own, schedule: AFTER_SCHOOL }, { id: shared.toUpperCase() }];
     expect((await save(parent, newChildInput({ id, isNew: false, keychains }))).status).toBe(200);
@@ -247,7 +239,7 @@ describe('SaveUser: keychains', () => {
   test("another parent's private keychain is notFound and nothing is saved", async () => {
     const parent = await server.signUpVerifiedParent();
     const id = await createChild(server, parent, { name: 'Before' });
-    const private_ = await createKeychainRow(server, bob.adminId, { name: 'Private' });
+    const private_ = await addKeychain(server, bob.adminId, { name: 'Private' });
     const result = await save(
       parent,
       newChildInput({ id, isNew: false, name: 'After', keychains: [{ id: private_ }] }),

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   APP_CATEGORIES,
   CATALOGUE_APPS,
   CATALOGUE_BROWSERS,
 } from '../src/db/migrations/0002_app_catalogue.ts';
-import type { Parent } from './children-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+import { serverWithParents } from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 interface App {
   id: string;

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newToken } from '../src/services/tokens.ts';
 import {
   addComputerUser,
   createChild,
-  type Parent,
   recordPushes,
   reportState,
-} from './children-fixtures.ts';
-import { createTestServer, type TestServer } from './harness.ts';
+  serverWithParents,
+} from './fixtures.ts';
+import { createTestServer } from './harness.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 async function computerRow(id: string) {
   return server.db

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { connectedMac } from './device-fixtures.ts';
+import { connectedMac } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
 // The push channel over a real listening socket, with the `ws` client a Mac would use.

@@ -5,11 +5,14 @@ import type { SubscriptionStatus } from '../src/db/schema.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
   addChild,
+  addKey,
+  addKeychain,
+  AFTER_SCHOOL,
+  assign,
   blockApp,
   connectedMac,
   deviceCall,
-  WEEKDAYS_AFTER_SCHOOL,
-} from './device-fixtures.ts';
+} from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -23,56 +26,6 @@ const site = (domain: string): SharedKey => ({
   domain,
   scope: { type: 'webBrowsers' },
 });
-
-async function addKeychain(parentId: string, name: string) {
-  const id = newToken();
-  const now = toDbTime(server.clock.now());
-  await server.db
-    .insertInto('keychains')
-    .values({
-      id,
-      parent_id: parentId,
-      name,
-      description: null,
-      warning: null,
-      is_public: toDbBool(false),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
-
-async function addKey(keychainId: string, key: SharedKey, deletedAt: Date | null = null) {
-  const id = newToken();
-  const now = toDbTime(server.clock.now());
-  await server.db
-    .insertInto('keys')
-    .values({
-      id,
-      keychain_id: keychainId,
-      key: toDbJson(key),
-      comment: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: deletedAt ? toDbTime(deletedAt) : null,
-    })
-    .execute();
-  return id;
-}
-
-async function assign(childId: string, keychainId: string, schedule?: object) {
-  await server.db
-    .insertInto('child_keychains')
-    .values({
-      id: newToken(),
-      child_id: childId,
-      keychain_id: keychainId,
-      schedule: schedule ? toDbJson(schedule) : null,
-      created_at: toDbTime(server.clock.now()),
-    })
-    .execute();
-}
 
 async function setSubscription(parentId: string, status: SubscriptionStatus) {
   await server.db
@@ -127,7 +80,7 @@ describe('CheckIn_v2', () => {
       })
       .where('id', '=', mac.childId)
       .execute();
-    const blockedId = await blockApp(server, mac.childId, 'Roblox', WEEKDAYS_AFTER_SCHOOL);
+    const blockedId = await blockApp(server, mac.childId, 'Roblox', AFTER_SCHOOL);
     await server.db
       .updateTable('computers')
       .set({ app_release_channel: 'beta' })
@@ -145,7 +98,7 @@ describe('CheckIn_v2', () => {
       screenshotFrequency: 30,
       screenshotSize: 1000,
       downtime: { start: { hour: 20, minute: 30 }, end: { hour: 6, minute: 0 } },
-      blockedApps: [{ id: blockedId, identifier: 'Roblox', schedule: WEEKDAYS_AFTER_SCHOOL }],
+      blockedApps: [{ id: blockedId, identifier: 'Roblox', schedule: AFTER_SCHOOL }],
     });
     expect(result.body.updateReleaseChannel).toBe('beta');
     expect(result.body.trustedTime).toBe(server.clock.now().toISOString());
@@ -156,16 +109,21 @@ describe('CheckIn_v2', () => {
   test('keychains: only the assigned ones, with their schedule and unexpired keys', async () => {
     const parent = await server.signUpVerifiedParent();
     const mac = await connectedMac(server, parent.adminId);
-    const school = await addKeychain(parent.adminId, 'School');
-    const games = await addKeychain(parent.adminId, 'Games');
-    const unassigned = await addKeychain(parent.adminId, 'Not for Sam');
-    const permanent = await addKey(school, site('khanacademy.org'));
-    const expiresLater = await addKey(school, site('quizlet.com'), addMs(server.clock.now(), DAY));
-    await addKey(school, site('expired.example'), addMs(server.clock.now(), -1000));
-    const gameKey = await addKey(games, site('minecraft.net'));
-    await addKey(unassigned, site('secret.example'));
-    await assign(mac.childId, school);
-    await assign(mac.childId, games, WEEKDAYS_AFTER_SCHOOL);
+    const school = await addKeychain(server, parent.adminId, { name: 'School' });
+    const games = await addKeychain(server, parent.adminId, { name: 'Games' });
+    const unassigned = await addKeychain(server, parent.adminId, { name: 'Not for Sam' });
+    const permanent = await addKey(server, school, site('khanacademy.org'));
+    const expiresLater = await addKey(
+      server,
+      school,
+      site('quizlet.com'),
+      addMs(server.clock.now(), DAY),
+    );
+    await addKey(server, school, site('expired.example'), addMs(server.clock.now(), -1000));
+    const gameKey = await addKey(server, games, site('minecraft.net'));
+    await addKey(server, unassigned, site('secret.example'));
+    await assign(server, mac.childId, school);
+    await assign(server, mac.childId, games, AFTER_SCHOOL);
 
     const result = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '2.4.0' });
 
@@ -185,7 +143,7 @@ describe('CheckIn_v2', () => {
     );
     expect(byId.get(games)).toEqual({
       id: games,
-      schedule: WEEKDAYS_AFTER_SCHOOL,
+      schedule: AFTER_SCHOOL,
       keys: [{ id: gameKey, key: site('minecraft.net') }],
     });
 

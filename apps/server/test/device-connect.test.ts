@@ -4,13 +4,13 @@ import { hashToken } from '../src/services/tokens.ts';
 import {
   addChild,
   addConnectionCode,
+  AFTER_SCHOOL,
   blockApp,
   connectedMac,
   connectUser,
   deviceCall,
   newMac,
-  WEEKDAYS_AFTER_SCHOOL,
-} from './device-fixtures.ts';
+} from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -39,12 +39,7 @@ describe('ConnectUser', () => {
       screenshotsResolution: 800,
       downtime: { start: { hour: 21, minute: 0 }, end: { hour: 5, minute: 0 } },
     });
-    const blockedId = await blockApp(
-      server,
-      childId,
-      'com.valvesoftware.steam',
-      WEEKDAYS_AFTER_SCHOOL,
-    );
+    const blockedId = await blockApp(server, childId, 'com.valvesoftware.steam', AFTER_SCHOOL);
     const code = await addConnectionCode(server, childId);
     const mac = newMac({ numericId: 502, username: 'maya', fullUsername: 'Maya K', isAdmin: true });
 
@@ -60,7 +55,7 @@ describe('ConnectUser', () => {
       screenshotSize: 800,
       downtime: { start: { hour: 21, minute: 0 }, end: { hour: 5, minute: 0 } },
       blockedApps: [
-        { id: blockedId, identifier: 'com.valvesoftware.steam', schedule: WEEKDAYS_AFTER_SCHOOL },
+        { id: blockedId, identifier: 'com.valvesoftware.steam', schedule: AFTER_SCHOOL },
       ],
       token: expect.stringMatching(/^[0-9a-f-]{36}$/),
       deviceId: expect.stringMatching(/^[0-9a-f-]{36}$/),

@@ -5,26 +5,20 @@ import { newToken } from '../src/services/tokens.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 import {
   addChild,
-  addMac,
+  addChildWithComputer,
+  addComputerUser,
   assign,
   createKey,
   createKeychain,
   keychainRow,
   keyRow,
-  type Parent,
   recordPushes,
+  serverWithParents,
   website,
-} from './keychains-fixtures.ts';
+  type Parent,
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 const publicKeychain = PUBLIC_KEYCHAINS[1]!.id;
 
@@ -45,8 +39,10 @@ describe('DeleteEntity_v2 key', () => {
     const keychain = await createKeychain(server, alice, 'Delete a key');
     const key = await createKey(server, alice, keychain, website('example.com'));
     const kept = await createKey(server, alice, keychain, website('example.org'));
-    const child = await addChild(server, alice.adminId);
-    const mac = await addMac(server, alice.adminId, child);
+    const { childId: child, computerUserId: mac } = await addChildWithComputer(
+      server,
+      alice.adminId,
+    );
     await assign(server, child, keychain);
     const pushes = recordPushes(server, [mac]);
     try {
@@ -98,10 +94,13 @@ describe('DeleteEntity_v2 keychain', () => {
   test('deletes an own keychain with its keys and assignments, pushing to holders first', async () => {
     const keychain = await createKeychain(server, alice, 'Doomed');
     const key = await createKey(server, alice, keychain, website('example.com'));
-    const child = await addChild(server, alice.adminId);
-    const bystander = await addChild(server, alice.adminId, 'Bystander');
-    const mac = await addMac(server, alice.adminId, child);
-    const bystanderMac = await addMac(server, alice.adminId, bystander);
+    const { childId: child, computerUserId: mac } = await addChildWithComputer(
+      server,
+      alice.adminId,
+    );
+    const { computerUserId: bystanderMac } = await addChildWithComputer(server, alice.adminId, {
+      name: 'Bystander',
+    });
     await assign(server, child, keychain);
     const pushes = recordPushes(server, [mac, bystanderMac]);
     try {
@@ -135,8 +134,10 @@ describe('DeleteEntity_v2 keychain', () => {
 describe('ToggleChildKeychain', () => {
   test('assigns an own keychain with no schedule, then unassigns it; pushes each time', async () => {
     const keychain = await createKeychain(server, alice, 'Toggle');
-    const child = await addChild(server, alice.adminId);
-    const mac = await addMac(server, alice.adminId, child);
+    const { childId: child, computerUserId: mac } = await addChildWithComputer(
+      server,
+      alice.adminId,
+    );
     const pushes = recordPushes(server, [mac]);
     try {
       const on = await server.call(
@@ -175,7 +176,7 @@ describe('ToggleChildKeychain', () => {
     );
     expect(result.status).toBe(200);
     expect(await assignments(child)).toEqual([{ keychain_id: publicKeychain, schedule: null }]);
-    const mac = await addMac(server, bob.adminId, child);
+    const mac = (await addComputerUser(server, bob.adminId, child)).computerUserId;
     const pushes = recordPushes(server, [mac]);
     try {
       await server.app.push.toKeychainHolders(publicKeychain, { case: 'userUpdated' });
@@ -187,9 +188,9 @@ describe('ToggleChildKeychain', () => {
 
   test("another parent's child or private keychain → notFound, no assignment made or removed", async () => {
     const aliceKeychain = await createKeychain(server, alice, 'Alice toggles');
-    const aliceChild = await addChild(server, alice.adminId, 'Alice kid');
+    const aliceChild = await addChild(server, alice.adminId, { name: 'Alice kid' });
     await assign(server, aliceChild, aliceKeychain);
-    const bobChild = await addChild(server, bob.adminId, 'Bob kid');
+    const bobChild = await addChild(server, bob.adminId, { name: 'Bob kid' });
     const bobKeychain = await createKeychain(server, bob, 'Bob keychain');
 
     const attempts = [

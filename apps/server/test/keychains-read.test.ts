@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { HOUR } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { createTestServer, type TestServer } from './harness.ts';
 import {
   addChild,
   assign,
   createKey,
   createKeychain,
-  type Parent,
+  serverWithParents,
   website,
-} from './keychains-fixtures.ts';
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 describe('GetAdminKeychains', () => {
   test('own keychains with assigned own children, unexpired keys, and all own children', async () => {
     const parent = await server.signUpVerifiedParent();
-    const sam = await addChild(server, parent.adminId, 'Sam');
-    const kim = await addChild(server, parent.adminId, 'Kim');
+    const sam = await addChild(server, parent.adminId, { name: 'Sam' });
+    const kim = await addChild(server, parent.adminId, { name: 'Kim' });
     const school = await createKeychain(server, parent, 'School');
     const games = await createKeychain(server, parent, 'Games');
     const khan = await createKey(server, parent, school, website('khanacademy.org'), {
@@ -80,7 +71,7 @@ describe('GetAdminKeychains', () => {
 
   test('another parent sees none of them', async () => {
     const aliceKeychain = await createKeychain(server, alice, 'Alice only');
-    await addChild(server, alice.adminId, 'Alice child');
+    await addChild(server, alice.adminId, { name: 'Alice child' });
     const result = await server.call('GetAdminKeychains', undefined, { token: bob.token });
     expect(result.status).toBe(200);
     const ids = result.body.keychains.map((k: { summary: { id: string } }) => k.summary.id);

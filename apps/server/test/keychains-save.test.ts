@@ -1,44 +1,28 @@
 import type { SharedKey } from '@keyward/contract/shared';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { fromDbJson, HOUR } from '../src/db/values.ts';
 import { PUBLIC_KEYCHAINS } from '../src/db/migrations/0003_public_keychains.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { createTestServer, type TestServer } from './harness.ts';
 import {
   addChild,
-  addMac,
+  addChildWithComputer,
+  addComputerUser,
   assign,
   createKey,
   createKeychain,
   keychainRow,
   keyRow,
-  type Parent,
   recordPushes,
+  securityEvents,
+  serverWithParents,
   website,
-} from './keychains-fixtures.ts';
+} from './fixtures.ts';
 
-let server: TestServer;
-let alice: Parent;
-let bob: Parent;
-beforeAll(async () => {
-  server = await createTestServer();
-  alice = await server.signUpVerifiedParent();
-  bob = await server.signUpVerifiedParent();
-});
-afterAll(async () => server.close());
+const { server, alice, bob } = await serverWithParents();
 
 const publicKeychain = PUBLIC_KEYCHAINS[0]!.id;
 const later = (hours: number) =>
   new Date(server.clock.now().getTime() + hours * HOUR).toISOString();
-
-async function securityEvents(parentId: string, event: string) {
-  return server.db
-    .selectFrom('security_events')
-    .select(['detail'])
-    .where('parent_id', '=', parentId)
-    .where('event', '=', event)
-    .execute();
-}
 
 describe('SaveKeychain', () => {
   test('isNew creates a private keychain with the client id, name trimmed, event keychainCreated', async () => {
@@ -58,9 +42,8 @@ describe('SaveKeychain', () => {
       warning: null,
     });
     expect(Boolean(row?.is_public)).toBe(false);
-    expect(await securityEvents(alice.adminId, 'keychainCreated')).toContainEqual({
-      detail: 'name: Homework',
-    });
+    const events = await securityEvents(server, alice.adminId, 'keychainCreated');
+    expect(events.map((e) => e.detail)).toContain('name: Homework');
   });
 
   test('isNew with an existing id → badRequest, the existing row untouched', async () => {
@@ -109,10 +92,14 @@ describe('SaveKeychain', () => {
 
   test('update renames and re-describes, and pushes userUpdated to the holders only', async () => {
     const id = await createKeychain(server, alice, 'Before');
-    const holder = await addChild(server, alice.adminId, 'Holder');
-    const other = await addChild(server, alice.adminId, 'Other');
-    const holderMac = await addMac(server, alice.adminId, holder);
-    const otherMac = await addMac(server, alice.adminId, other);
+    const { childId: holder, computerUserId: holderMac } = await addChildWithComputer(
+      server,
+      alice.adminId,
+      { name: 'Holder' },
+    );
+    const { computerUserId: otherMac } = await addChildWithComputer(server, alice.adminId, {
+      name: 'Other',
+    });
     await assign(server, holder, id);
     const pushes = recordPushes(server, [holderMac, otherMac]);
     try {
@@ -171,9 +158,10 @@ describe('SaveKey', () => {
       deleted_at: new Date(expiration).toISOString(),
     });
     expect(fromDbJson(row?.key)).toEqual(key);
-    expect(await securityEvents(alice.adminId, 'keyCreated')).toContainEqual({
-      detail: 'keychain: Keys, key: docs.google.com (exact domain) in the app com.google.Chrome',
-    });
+    const events = await securityEvents(server, alice.adminId, 'keyCreated');
+    expect(events.map((e) => e.detail)).toContain(
+      'keychain: Keys, key: docs.google.com (exact domain) in the app com.google.Chrome',
+    );
   });
 
   test('isNew with an existing key id → badRequest, the existing key untouched', async () => {
@@ -264,8 +252,10 @@ describe('SaveKey', () => {
       comment: 'old',
       expiration: later(5),
     });
-    const child = await addChild(server, alice.adminId);
-    const mac = await addMac(server, alice.adminId, child);
+    const { childId: child, computerUserId: mac } = await addChildWithComputer(
+      server,
+      alice.adminId,
+    );
     await assign(server, child, keychain);
     const pushes = recordPushes(server, [mac]);
     try {
@@ -288,8 +278,8 @@ describe('SaveKey', () => {
     const keychain = await createKeychain(server, alice, 'Pushy');
     const child = await addChild(server, alice.adminId);
     const macs = [
-      await addMac(server, alice.adminId, child),
-      await addMac(server, alice.adminId, child),
+      (await addComputerUser(server, alice.adminId, child)).computerUserId,
+      (await addComputerUser(server, alice.adminId, child)).computerUserId,
     ];
     await assign(server, child, keychain);
     const pushes = recordPushes(server, macs);
