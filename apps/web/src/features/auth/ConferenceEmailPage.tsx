@@ -1,7 +1,7 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/Button';
-import { TextInput } from '../../components/ui/TextInput';
+import { EmailInput } from './EmailInput';
 import { errorMessage } from '../../lib/errors';
 import { useSaveConferenceEmail } from './api';
 import { Alert, AuthLayout } from './AuthLayout';
@@ -55,16 +55,7 @@ export default function ConferenceEmailPage({ source }: { source: ConferenceSour
         </div>
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <TextInput
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
-          error={emailError}
-        />
+        <EmailInput value={email} onChange={setEmail} error={emailError} />
         <Button type="submit" fullWidth size="lg" isLoading={save.isOngoing}>
           Send me the info
         </Button>

@@ -2,7 +2,7 @@ import { splitsIntoTwoOnAt } from '@keyward/domain/email';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
-import { TextInput } from '../../components/ui/TextInput';
+import { EmailInput } from './EmailInput';
 import { useSendPasswordResetEmail } from './api';
 import { Alert, AuthLayout, linkClasses } from './AuthLayout';
 
@@ -53,16 +53,7 @@ export default function ForgotPasswordPage() {
         </div>
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <TextInput
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
-          error={emailError}
-        />
+        <EmailInput value={email} onChange={setEmail} error={emailError} />
         <Button type="submit" fullWidth size="lg" isLoading={sendEmail.isOngoing}>
           Send reset link
         </Button>

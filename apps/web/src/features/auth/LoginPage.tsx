@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { TextInput } from '../../components/ui/TextInput';
+import { EmailInput } from './EmailInput';
 import { errorMessage } from '../../lib/errors';
 import { safeRedirectPath } from '../../lib/redirect';
 import { useSession } from '../../lib/session-context';
@@ -83,16 +84,7 @@ export default function LoginPage() {
         {serverError && <Alert tone="error">{errorMessage(serverError)}</Alert>}
       </div>
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        <TextInput
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
-          error={fieldErrors.email}
-        />
+        <EmailInput value={email} onChange={setEmail} error={fieldErrors.email} />
         <TextInput
           label="Password"
           type="password"

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { TextInput } from '../../components/ui/TextInput';
+import { EmailInput } from './EmailInput';
 import { useSession } from '../../lib/session-context';
 import { useSignup } from './api';
 import { Alert, AuthLayout, linkClasses } from './AuthLayout';
@@ -85,16 +86,7 @@ export default function SignupPage() {
         </div>
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <TextInput
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
-          error={fieldErrors.email}
-        />
+        <EmailInput value={email} onChange={setEmail} error={fieldErrors.email} />
         <TextInput
           label="Password"
           type="password"

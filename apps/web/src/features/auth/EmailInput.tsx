@@ -1,0 +1,21 @@
+import { TextInput } from '../../components/ui/TextInput';
+
+/** The email field every public page asks for first. */
+export function EmailInput(props: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <TextInput
+      label="Email"
+      type="email"
+      name="email"
+      autoComplete="email"
+      required
+      value={props.value}
+      onChange={props.onChange}
+      error={props.error}
+    />
+  );
+}
