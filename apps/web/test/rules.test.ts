@@ -27,6 +27,11 @@ describe('error display rules (spec §8)', () => {
     [error({ type: 'notFound', entityName: 'Child', userMessage: 'Custom' }), 'Custom'],
     [error({ type: 'notFound', entityName: 'Keychain' }), 'Keychain not found.'],
     [error({ type: 'notFound' }), 'Not found.'],
+    // The server's table names become product words in the one mapping of lib/errors.ts.
+    [error({ type: 'notFound', entityName: 'ComputerUser' }), 'Computer connection not found.'],
+    [error({ type: 'notFound', entityName: 'NotificationMethod' }), 'Notification method not found.'],
+    [error({ type: 'notFound', entityName: 'Parent' }), 'Account not found.'],
+    [error({ type: 'notFound', entityName: 'Computer' }), 'Computer not found.'],
     [error({ type: 'badRequest' }), GENERIC_ERROR_MESSAGE],
     [error({ type: 'clientError', id: '59b169c4' }), GENERIC_ERROR_MESSAGE],
   ])('message %#', (input, expected) => {

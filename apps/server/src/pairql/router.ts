@@ -209,10 +209,22 @@ function parseInput(def: OperationDef, body: unknown): unknown {
     throw badRequest('d1c8e0f4', 'Missing request body', 'Something was missing from the request.');
   }
   let json: unknown;
+  let hasNul = false;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text, (key, value) => {
+      if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) hasNul = true;
+      return value;
+    });
   } catch {
     throw badRequest('4f2a9b61', 'Request body is not valid JSON', 'The request was malformed.');
+  }
+  // PostgreSQL text and jsonb cannot hold U+0000: refuse it here rather than fail in the database.
+  if (hasNul) {
+    throw badRequest(
+      'fd0f59dc',
+      'Request body contains a NUL character (\\u0000)',
+      'The request contained a character that is not allowed.',
+    );
   }
   const parsed = def.input.safeParse(json);
   if (!parsed.success) {

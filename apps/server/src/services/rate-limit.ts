@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { tooManyRequests } from '../pairql/errors.ts';
@@ -15,6 +16,18 @@ export interface RateLimiter {
   hit(bucket: string, windowSeconds: number): Promise<number>;
 }
 
+const MAX_BUCKET_LENGTH = 200;
+
+/**
+ * Buckets carry caller-supplied text (an email as typed); a long one is stored as its prefix and
+ * SHA-256, since a PostgreSQL index entry cannot exceed about 2.7 KB.
+ */
+export function storedBucket(bucket: string): string {
+  if (bucket.length <= MAX_BUCKET_LENGTH) return bucket;
+  const digest = createHash('sha256').update(bucket).digest('hex');
+  return `${bucket.slice(0, MAX_BUCKET_LENGTH - digest.length - 1)}#${digest}`;
+}
+
 export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimiter {
   function window(windowSeconds: number) {
     const now = clock.now().getTime();
@@ -28,7 +41,7 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
     const { start } = window(windowSeconds);
     const row = await db
       .insertInto('rate_limit_counters')
-      .values({ bucket, window_start: start, count: 1 })
+      .values({ bucket: storedBucket(bucket), window_start: start, count: 1 })
       .onConflict((oc) =>
         oc
           .columns(['bucket', 'window_start'])
@@ -50,7 +63,7 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
       const row = await db
         .selectFrom('rate_limit_counters')
         .select('count')
-        .where('bucket', '=', bucket)
+        .where('bucket', '=', storedBucket(bucket))
         .where('window_start', '=', start)
         .executeTakeFirst();
       if (row && Number(row.count) >= budget(limit)) throw tooManyRequests(retryAfter);

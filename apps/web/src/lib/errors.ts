@@ -31,11 +31,23 @@ export function toPqlError(error: unknown): PqlError {
   };
 }
 
+// The server names entities after its tables ('ComputerUser'); the parent reads product words.
+const PRODUCT_ENTITY_NAMES: Readonly<Record<string, string>> = {
+  ComputerUser: 'Computer connection',
+  NotificationMethod: 'Notification method',
+  Parent: 'Account',
+};
+
+/** The entity of a notFound error in product words: 'ComputerUser' → 'Computer connection'. */
+export function productEntityName(entityName: string): string {
+  return PRODUCT_ENTITY_NAMES[entityName] ?? entityName;
+}
+
 /** Display rules of spec §8. */
 export function errorMessage(error: PqlError): string {
   if (error.userMessage) return error.userMessage;
   if (error.type === 'notFound') {
-    return error.entityName ? `${error.entityName} not found.` : 'Not found.';
+    return error.entityName ? `${productEntityName(error.entityName)} not found.` : 'Not found.';
   }
   return GENERIC_ERROR_MESSAGE;
 }

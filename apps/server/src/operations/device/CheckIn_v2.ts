@@ -118,6 +118,8 @@ async function updateVersions(
   }
 }
 
+const MAX_BUNDLE_ID = 255;
+
 /** Apps the Mac saw that the catalogue does not know yet, counted for the operator. */
 async function recordNamedApps(ctx: DeviceContext, apps: NonNullable<CheckInInput['namedApps']>) {
   const bundleIds = [...new Set(apps.map((app) => app.bundleId))];
@@ -134,6 +136,8 @@ async function recordNamedApps(ctx: DeviceContext, apps: NonNullable<CheckInInpu
   const seen = new Set<string>();
   for (const app of apps) {
     if (identified.has(app.bundleId) || seen.has(app.bundleId)) continue;
+    // no real bundle id is this long, and the column is uniquely indexed
+    if (app.bundleId.length > MAX_BUNDLE_ID) continue;
     seen.add(app.bundleId);
     const names = {
       bundle_name: app.bundleName ?? null,

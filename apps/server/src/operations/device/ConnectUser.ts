@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { addMs, DAY, fromDbInt, toDbBool, toDbTime } from '../../db/values.ts';
 import { loadUserData } from '../../devices/user-data.ts';
 import type { PublicContext } from '../../pairql/context.ts';
-import { unauthorized } from '../../pairql/errors.ts';
+import { badRequest, unauthorized } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { RATE_LIMITS } from '../../services/rate-limit.ts';
 import { hashToken, newToken } from '../../services/tokens.ts';
@@ -32,7 +32,17 @@ function belongsToAnotherParent(debugMessage: string) {
   );
 }
 
+/** The contract leaves these unbounded; the serial number is a unique (indexed) column. */
+const MAX_MAC_TEXT = 255;
+
 export default deviceResolver('ConnectUser', async (input, ctx) => {
+  const texts = [input.serialNumber, input.modelIdentifier, input.username, input.fullUsername];
+  if (texts.some((text) => text.length > MAX_MAC_TEXT)) {
+    throw badRequest(
+      'f1532059',
+      `serialNumber, modelIdentifier, username and fullUsername hold at most ${MAX_MAC_TEXT} characters`,
+    );
+  }
   const child = await consumeCode(ctx, input.verificationCode);
   const now = ctx.clock.now();
   const token = newToken();

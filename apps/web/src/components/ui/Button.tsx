@@ -3,7 +3,13 @@ import { Link } from 'react-router';
 import { cx } from './cx';
 import { Spinner } from './Spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonVariant =
+  | 'primary'
+  | 'secondary'
+  | 'danger'
+  | 'dangerSecondary'
+  | 'dangerGhost'
+  | 'ghost';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
@@ -11,6 +17,9 @@ const variants: Record<ButtonVariant, string> = {
     'bg-gradient-to-r from-violet-600 to-fuchsia-600 text-white shadow-sm hover:from-violet-700 hover:to-fuchsia-700',
   secondary: 'bg-white text-slate-800 ring-1 ring-slate-300 ring-inset hover:bg-slate-50',
   danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700',
+  // Destructive actions outside a confirmation: red text, never the violet of ghost/secondary.
+  dangerSecondary: 'bg-white text-red-700 ring-1 ring-red-300 ring-inset hover:bg-red-50',
+  dangerGhost: 'text-red-700 hover:bg-red-50',
   ghost: 'text-violet-700 hover:bg-violet-50',
 };
 
@@ -20,6 +29,10 @@ const sizes: Record<ButtonSize, string> = {
   lg: 'px-5 py-3 text-base',
 };
 
+/**
+ * `className` is for layout (margins, width) only: colours, rings and backgrounds come from the
+ * variant, because a second Tailwind colour class does not reliably win over the variant's.
+ */
 export function buttonClasses(
   variant: ButtonVariant = 'primary',
   size: ButtonSize = 'md',

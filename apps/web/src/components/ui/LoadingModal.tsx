@@ -9,7 +9,7 @@ export function LoadingModal({
   title?: string;
 }) {
   return (
-    <Modal isOpen={isOpen} title={title} className="max-w-xs text-center">
+    <Modal isOpen={isOpen} title={title} size="sm" className="text-center">
       <Spinner className="h-8 w-8" label="Please wait" />
     </Modal>
   );

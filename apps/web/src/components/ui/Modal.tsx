@@ -8,14 +8,29 @@ type ModalProps = {
   children: ReactNode;
   icon?: ReactNode;
   actions?: ReactNode;
+  /** The panel's maximum width. Not via className: a second max-w-* class does not reliably win. */
+  size?: ModalSize;
   className?: string;
 };
+
+export type ModalSize = 'sm' | 'md' | 'lg';
+
+const widths: Record<ModalSize, string> = { sm: 'max-w-xs', md: 'max-w-md', lg: 'max-w-2xl' };
 
 const focusable =
   'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** A light accessible modal: focus moves in, Tab stays inside, Escape closes, focus returns. */
-export function Modal({ isOpen, title, onClose, children, icon, actions, className }: ModalProps) {
+export function Modal({
+  isOpen,
+  title,
+  onClose,
+  children,
+  icon,
+  actions,
+  size = 'md',
+  className,
+}: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -59,7 +74,8 @@ export function Modal({ isOpen, title, onClose, children, icon, actions, classNa
         aria-labelledby={titleId}
         tabIndex={-1}
         className={cx(
-          'relative w-full max-w-md rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+          'relative w-full rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+          widths[size],
           className,
         )}
       >

@@ -130,7 +130,7 @@ function ChildWithoutComputers({
         </Button>
       </Card>
       <div className="mt-8 max-w-2xl">
-        <Button variant="secondary" onClick={deletion.open}>
+        <Button variant="dangerSecondary" onClick={deletion.open}>
           Delete child
         </Button>
       </div>
@@ -199,7 +199,7 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-between">
-          <Button variant="secondary" onClick={deletion.open}>
+          <Button variant="dangerSecondary" onClick={deletion.open}>
             Delete child
           </Button>
           <Button onClick={() => void save()} disabled={!canSave(state)} isLoading={state.isSaving}>

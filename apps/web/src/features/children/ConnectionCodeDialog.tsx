@@ -133,7 +133,7 @@ function ConnectionCodeDialogContent({
             <p className="text-xs font-semibold tracking-wide text-violet-700 uppercase">
               Connection code
             </p>
-            <p className="mt-1 font-mono text-4xl font-bold tracking-[0.3em] text-violet-800 sm:text-5xl">
+            <p className="mt-1 pl-[0.3em] font-mono text-4xl font-bold tracking-[0.3em] text-violet-800 sm:text-5xl">
               {String(request.code).padStart(6, '0')}
             </p>
           </div>

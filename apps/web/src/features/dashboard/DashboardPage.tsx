@@ -1,7 +1,6 @@
 import type { User } from '@keyward/contract/shared';
 import { BookOpenIcon, PlayCircleIcon, PlusIcon } from '@heroicons/react/24/outline';
 import { LinkButton } from '../../components/ui/Button';
-import { Card } from '../../components/ui/Card';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
@@ -40,7 +39,7 @@ function WelcomeDashboard({ now }: { now: Date }) {
   return (
     <div className="space-y-6">
       <Greeting now={now} title="Welcome to Keyward" />
-      <Card className="bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white ring-0">
+      <section className="rounded-2xl bg-gradient-to-br from-violet-600 to-fuchsia-600 p-6 text-white shadow-sm">
         <h2 className="text-xl font-semibold">Let's get your first child set up</h2>
         <p className="mt-2 max-w-2xl text-violet-100">
           Keyward keeps your child's computer safe by blocking the internet except for what you
@@ -48,12 +47,12 @@ function WelcomeDashboard({ now }: { now: Date }) {
           Mac app.
         </p>
         <div className="mt-6">
-          <LinkButton to="/children/new" variant="secondary" size="lg" className="ring-0">
+          <LinkButton to="/children/new" variant="secondary" size="lg">
             <PlusIcon className="h-5 w-5" aria-hidden="true" />
             Add a child
           </LinkButton>
         </div>
-      </Card>
+      </section>
       <div className="grid gap-4 md:grid-cols-2">
         <a
           href={externalLinks.howToVideo}

@@ -119,7 +119,7 @@ function ExistingKeychain({ id }: { id: string }) {
           </div>
         </Card>
         <div className="border-t border-slate-200 pt-6">
-          <Button variant="secondary" onClick={keychainDeletion.open}>
+          <Button variant="dangerSecondary" onClick={keychainDeletion.open}>
             <TrashIcon className="h-4 w-4" aria-hidden="true" />
             Delete keychain
           </Button>

@@ -142,12 +142,7 @@ function KeychainCard({
           <PencilSquareIcon className="h-4 w-4" aria-hidden="true" />
           Edit
         </LinkButton>
-        <Button
-          variant="ghost"
-          size="sm"
-          onClick={onDelete}
-          className="text-red-700 hover:bg-red-50"
-        >
+        <Button variant="dangerGhost" size="sm" onClick={onDelete}>
           <TrashIcon className="h-4 w-4" aria-hidden="true" />
           Delete
         </Button>

@@ -99,7 +99,8 @@ export function KeyWizard({ keychainId, existingKey, onClose }: KeyWizardProps) 
       title={isCreating ? 'Create a new key' : 'Edit key'}
       onClose={onClose}
       actions={actions}
-      className="max-h-[92vh] max-w-2xl overflow-y-auto"
+      size="lg"
+      className="max-h-[92vh] overflow-y-auto"
     >
       <ol className="mt-3 space-y-2">
         {visibleSteps(state).map((step, index) => (
