@@ -21,18 +21,21 @@ export default dashboardResolver('ResetPassword', async (input, ctx) => {
 
   const lookup = await lookupOneTimeToken(ctx, input.token, 'passwordReset');
   if (lookup.state !== 'valid') return { success: false };
-  if (!(await markTokenUsed(ctx, lookup.row.id))) return { success: false };
-
   const parentId = lookup.row.parent_id;
-  await ctx.db
-    .updateTable('parents')
-    .set({
-      password_hash: await hashPassword(input.password),
-      updated_at: toDbTime(ctx.clock.now()),
-    })
-    .where('id', '=', parentId)
-    .execute();
-  await revokeAllSessions(ctx, parentId);
+  const passwordHash = await hashPassword(input.password);
+  // Spending the token, the new password and signing out every session happen together or not at all.
+  const isChanged = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (!(await markTokenUsed(tx, lookup.row.id))) return false;
+    await trx
+      .updateTable('parents')
+      .set({ password_hash: passwordHash, updated_at: toDbTime(ctx.clock.now()) })
+      .where('id', '=', parentId)
+      .execute();
+    await revokeAllSessions(tx, parentId);
+    return true;
+  });
+  if (!isChanged) return { success: false };
   await recordSecurityEvent(ctx, parentId, 'passwordChanged');
   return { success: true };
 });
