@@ -29,7 +29,10 @@ describe('error display rules (spec §8)', () => {
     [error({ type: 'notFound' }), 'Not found.'],
     // The server's table names become product words in the one mapping of lib/errors.ts.
     [error({ type: 'notFound', entityName: 'ComputerUser' }), 'Computer connection not found.'],
-    [error({ type: 'notFound', entityName: 'NotificationMethod' }), 'Notification method not found.'],
+    [
+      error({ type: 'notFound', entityName: 'NotificationMethod' }),
+      'Notification method not found.',
+    ],
     [error({ type: 'notFound', entityName: 'Parent' }), 'Account not found.'],
     [error({ type: 'notFound', entityName: 'Computer' }), 'Computer not found.'],
     [error({ type: 'badRequest' }), GENERIC_ERROR_MESSAGE],
