@@ -1,4 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import type { Mailbox } from './mailbox.ts';
+import { createVerifiedParent, type Parent } from './parents.ts';
 
 /** What a parent does on the 'Parent Login' page to log in with a password. */
 export async function logInWithPassword(page: Page, email: string, password: string) {
@@ -31,4 +33,18 @@ export async function expectSettingsFor(page: Page, email: string) {
   await expect(page).toHaveURL(/\/settings$/);
   const shown = page.getByText(email, { exact: true }).or(page.locator(`input[value="${email}"]`));
   await expect(shown.first()).toBeVisible();
+}
+
+/** A fresh verified parent, logged in through the login page, on the dashboard. */
+export async function signInAsNewParent(
+  page: Page,
+  request: APIRequestContext,
+  mailbox: Mailbox,
+  label: string,
+): Promise<Parent> {
+  const parent = await createVerifiedParent(request, mailbox, label);
+  await page.goto('/login');
+  await logInWithPassword(page, parent.email, parent.password);
+  await expectSignedIn(page);
+  return parent;
 }

@@ -1,8 +1,7 @@
-import { expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
+import { signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectionDialog, readConnectionCode } from '../support/children.ts';
 import { SIM_EXIT, SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { createVerifiedParent } from '../support/parents.ts';
 
 // Issue 3: a parent adds a child, connects the child's Mac (tools/device-sim) with a connection
 // code, watches its live status, changes a setting the Mac picks up through a push, sees it go
@@ -25,10 +24,7 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   if (!baseURL) throw new Error('no baseURL');
   mac = new SimulatedMac(baseURL);
 
-  const parent = await createVerifiedParent(request, mailbox, 'devices');
-  await page.goto('/login');
-  await logInWithPassword(page, parent.email, parent.password);
-  await expectSignedIn(page);
+  await signInAsNewParent(page, request, mailbox, 'devices');
 
   // Add a child in the browser.
   const childName = `Ada ${Date.now().toString(36)}`;

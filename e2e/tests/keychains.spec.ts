@@ -1,11 +1,10 @@
 import type { SharedKey } from '@keyward/contract/shared';
 import { describeKey } from '@keyward/domain/keys';
 import type { Page } from '@playwright/test';
-import { expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
+import { signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectSimulatedMac } from '../support/children.ts';
 import { SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { createVerifiedParent } from '../support/parents.ts';
 
 // Issue 4: a parent builds a keychain with the key wizard, gives it to a child on a schedule,
 // adds a public keychain found by search, and the child's Mac (tools/device-sim) applies exactly
@@ -114,10 +113,7 @@ test('a keychain made in the wizard and a public keychain reach the Mac, with a 
   if (!baseURL) throw new Error('no baseURL');
   mac = new SimulatedMac(baseURL);
 
-  const parent = await createVerifiedParent(request, mailbox, 'keychains');
-  await page.goto('/login');
-  await logInWithPassword(page, parent.email, parent.password);
-  await expectSignedIn(page);
+  await signInAsNewParent(page, request, mailbox, 'keychains');
 
   // A child with a connected Mac that has no keys yet.
   const childName = `Ben ${Date.now().toString(36)}`;
