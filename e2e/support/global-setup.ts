@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { startMailCatcher } from './mail-catcher.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const webDist = join(root, 'apps/web/dist');
+// E2E_WEB_DIST lets several people (or agents) test their own build side by side.
+const webDist = process.env.E2E_WEB_DIST ?? join(root, 'apps/web/dist');
 
 /**
  * Starts a local SMTP catcher and the real server (fresh SQLite database, built SPA) for the
