@@ -6,9 +6,10 @@ export function isBrowserApp(request: Pick<UnlockRequest, 'appCategories'>): boo
 }
 
 /**
- * The key editor's starting point for accepting an unlock request: the address the child was
- * blocked from (url host, else domain, else IP), for any browser or only the app that asked; with
- * no address at all, an app key for that app.
+ * The key editor's starting point for accepting an unlock request (issue 7): the exact address the
+ * child was blocked from (url host, else domain, else IP). A browser's request (or one from no
+ * known app) becomes a domain key for web browsers; another app's request becomes an app key for
+ * that app, scoped to the address. With no address at all, an app key for that app, any address.
  */
 export function unlockRequestToKeyEditorState(request: UnlockRequest): KeyEditorState {
   const base = newKeyEditorState();
@@ -18,11 +19,23 @@ export function unlockRequestToKeyEditorState(request: UnlockRequest): KeyEditor
   if (address === undefined) {
     return { ...base, ...app, keyType: 'app', appScope: 'unrestricted' };
   }
-  const addressType = isIpAddress(address) ? 'ip' : 'standard';
+  const addressType = isIpAddress(address) ? 'ip' : 'strict';
   if (isBrowserApp(request) || !hasApp) {
     return { ...base, address, addressType, addressScope: 'webBrowsers' };
   }
-  return { ...base, ...app, address, addressType, addressScope: 'singleApp' };
+  return { ...base, ...app, keyType: 'app', appScope: 'address', address, addressType };
+}
+
+/** What the child asked to reach, in one line: the url, else the domain, IP or app name. */
+export function unlockRequestTarget(request: UnlockRequest): string {
+  return (
+    request.url?.trim() ||
+    request.domain?.trim() ||
+    request.ipAddress?.trim() ||
+    request.appName?.trim() ||
+    request.appBundleId?.trim() ||
+    'Unknown'
+  );
 }
 
 function addressOf(request: UnlockRequest): string | undefined {

@@ -1,7 +1,11 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
 import { type KeyEditorState, keyEditorStateToSharedKey, newKeyEditorState } from '../src/keys.ts';
-import { isBrowserApp, unlockRequestToKeyEditorState } from '../src/unlock-request.ts';
+import {
+  isBrowserApp,
+  unlockRequestTarget,
+  unlockRequestToKeyEditorState,
+} from '../src/unlock-request.ts';
 
 const request = (overrides: Partial<UnlockRequest>): UnlockRequest => ({
   id: '8d7f3a52-4c5e-4d8e-9a3b-2f1e0c9d8b7a',
@@ -26,7 +30,7 @@ const editor = (overrides: Partial<KeyEditorState>): KeyEditorState => ({
 describe('unlockRequestToKeyEditorState', () => {
   test.each<[string, UnlockRequest, KeyEditorState]>([
     [
-      'url in a browser → host of the url, standard, web browsers',
+      'url in a browser → exact host of the url, domain key, web browsers',
       request({
         ...safari,
         url: 'https://www.khanacademy.org/math?x=1',
@@ -34,19 +38,19 @@ describe('unlockRequestToKeyEditorState', () => {
       }),
       editor({
         address: 'www.khanacademy.org',
-        addressType: 'standard',
+        addressType: 'strict',
         addressScope: 'webBrowsers',
       }),
     ],
     [
       'url wins over a different domain',
       request({ ...safari, url: 'https://Docs.Example.com:8443/a', domain: 'cdn.example.com' }),
-      editor({ address: 'docs.example.com' }),
+      editor({ address: 'docs.example.com', addressType: 'strict' }),
     ],
     [
       'domain only',
       request({ ...safari, domain: 'cdn.example.com' }),
-      editor({ address: 'cdn.example.com' }),
+      editor({ address: 'cdn.example.com', addressType: 'strict' }),
     ],
     [
       'ip only → ip address type',
@@ -59,7 +63,7 @@ describe('unlockRequestToKeyEditorState', () => {
       editor({ address: '2001:db8::1', addressType: 'ip' }),
     ],
     [
-      'url from a non-browser app by slug → single app scope',
+      'domain from a non-browser app by slug → app key scoped to the address',
       request({
         appName: 'Zoom',
         appSlug: 'zoom',
@@ -68,20 +72,23 @@ describe('unlockRequestToKeyEditorState', () => {
         domain: 'zoom.us',
       }),
       editor({
+        keyType: 'app',
+        appScope: 'address',
         address: 'zoom.us',
-        addressScope: 'singleApp',
+        addressType: 'strict',
         appIdentificationType: 'slug',
         appSlug: 'zoom',
         appBundleId: 'us.zoom.xos',
       }),
     ],
     [
-      'ip from an unknown app → single app by bundle id',
+      'ip from an unknown app → app key by bundle id, scoped to the ip',
       request({ appBundleId: 'com.example.game', ipAddress: '10.1.2.3' }),
       editor({
+        keyType: 'app',
+        appScope: 'address',
         address: '10.1.2.3',
         addressType: 'ip',
-        addressScope: 'singleApp',
         appIdentificationType: 'bundleId',
         appBundleId: 'com.example.game',
       }),
@@ -112,9 +119,19 @@ describe('unlockRequestToKeyEditorState', () => {
       }),
     ],
     [
-      'address with no app at all → web browsers',
+      'address with no app at all → domain key for web browsers',
       request({ domain: 'example.com' }),
-      editor({ address: 'example.com' }),
+      editor({ address: 'example.com', addressType: 'strict' }),
+    ],
+    [
+      'the url is normalised (scheme and case)',
+      request({ ...safari, url: 'HTTPS://Example.COM' }),
+      editor({ address: 'example.com', addressType: 'strict' }),
+    ],
+    [
+      'blank url falls back to the domain',
+      request({ ...safari, url: '  ', domain: 'example.org' }),
+      editor({ address: 'example.org', addressType: 'strict' }),
     ],
   ])('%s', (_name, input, expected) => {
     expect(unlockRequestToKeyEditorState(input)).toEqual(expected);
@@ -128,7 +145,7 @@ describe('unlockRequestToKeyEditorState', () => {
     [
       request({ appSlug: 'zoom', appCategories: [], domain: 'zoom.us' }),
       {
-        type: 'anySubdomain',
+        type: 'domain',
         domain: 'zoom.us',
         scope: { type: 'single', single: { type: 'identifiedAppSlug', identifiedAppSlug: 'zoom' } },
       },
@@ -136,6 +153,18 @@ describe('unlockRequestToKeyEditorState', () => {
     [
       request({ appBundleId: 'com.example.tool' }),
       { type: 'skeleton', scope: { type: 'bundleId', bundleId: 'com.example.tool' } },
+    ],
+    [
+      request({ ...safari, url: 'https://www.khanacademy.org/math' }),
+      { type: 'domain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
+    ],
+    [
+      request({ appBundleId: 'com.example.game', ipAddress: '10.1.2.3' }),
+      {
+        type: 'ipAddress',
+        ipAddress: '10.1.2.3',
+        scope: { type: 'single', single: { type: 'bundleId', bundleId: 'com.example.game' } },
+      },
     ],
   ])('converts into a valid key: %j', (input, key) => {
     expect(keyEditorStateToSharedKey(unlockRequestToKeyEditorState(input))).toMatchObject({
@@ -151,5 +180,18 @@ describe('unlockRequestToKeyEditorState', () => {
     [[], false],
   ])('isBrowserApp(%j) = %s', (appCategories, expected) => {
     expect(isBrowserApp({ appCategories })).toBe(expected);
+  });
+});
+
+describe('unlockRequestTarget', () => {
+  test.each<[Partial<UnlockRequest>, string]>([
+    [{ url: 'https://a.example.com/x', domain: 'a.example.com' }, 'https://a.example.com/x'],
+    [{ domain: 'a.example.com', ipAddress: '1.2.3.4' }, 'a.example.com'],
+    [{ ipAddress: '1.2.3.4', appName: 'Zoom' }, '1.2.3.4'],
+    [{ appName: 'Zoom', appBundleId: 'us.zoom.xos' }, 'Zoom'],
+    [{ appBundleId: 'us.zoom.xos' }, 'us.zoom.xos'],
+    [{ url: ' ' }, 'Unknown'],
+  ])('%j → %j', (fields, expected) => {
+    expect(unlockRequestTarget(request(fields))).toBe(expected);
   });
 });
