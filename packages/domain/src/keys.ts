@@ -128,6 +128,38 @@ export function normaliseAddress(input: string): string {
   return rest;
 }
 
+/**
+ * A leading `www.` on a standard key (the site and its subdomains) is dropped: `www.example.com`
+ * and `example.com` would unlock the same addresses, and the stored domain reads as the site. It
+ * is kept when it matters: a strict key (exactly that host), a large shared host (only the exact
+ * host is ever unlocked, and `www.youtube.com` is where the site lives), or when what remains
+ * would not be a site of its own (`www.co.uk`).
+ */
+export function keyAddress(input: string, addressType: AddressType): string {
+  const address = normaliseAddress(input);
+  if (addressType !== 'standard' || !address.startsWith('www.')) return address;
+  const site = address.slice('www.'.length);
+  if (isLargeSharedHost(address) || !isRegistrableDomain(site)) return address;
+  return site;
+}
+
+/** What the address field says about `www.` for the chosen address type. */
+export function wwwHint(addressType: AddressType): string | undefined {
+  switch (addressType) {
+    case 'standard':
+      return "A leading 'www.' is left out: the key unlocks the site and every subdomain, www included.";
+    case 'strict':
+      return "Exactly this address: 'www.example.com' and 'example.com' are different keys.";
+    default:
+      return undefined;
+  }
+}
+
+/** The example subdomains worth showing in front of `domain`: never one it already starts with. */
+export function subdomainExamplesFor(domain: string): string[] {
+  return SUBDOMAIN_EXAMPLES.filter((example) => !domain.startsWith(`${example}.`));
+}
+
 export function isValidIpv4(address: string): boolean {
   const parts = address.split('.');
   if (parts.length !== 4) return false;
@@ -259,7 +291,7 @@ function singleAppScopeOf(state: KeyEditorState): Checked<SingleAppScope> {
 }
 
 function addressKeyOf(state: KeyEditorState, scope: AppScope): Checked<SharedKey> {
-  const address = normaliseAddress(state.address);
+  const address = keyAddress(state.address, state.addressType);
   if (address === '') return { ok: false, error: 'Enter a website address.' };
   if (state.addressType !== 'ip' && !hasAddressShape(address)) {
     return { ok: false, error: `'${address}' is not a valid website address.` };
@@ -433,37 +465,52 @@ export function validateSharedKey(key: SharedKey): string | null {
 // Wording
 // ---------------------------------------------------------------------------
 
-function describeSingleApp(scope: SingleAppScope): string {
-  return scope.type === 'bundleId' ? scope.bundleId : scope.identifiedAppSlug;
+/** The catalogue name of an app by slug ('zoom' → 'Zoom'); undefined when unknown. */
+export type AppNameOf = (slug: string) => string | undefined;
+
+const noAppNames: AppNameOf = () => undefined;
+
+function describeSingleApp(scope: SingleAppScope, appName: AppNameOf): string {
+  if (scope.type === 'bundleId') return scope.bundleId;
+  return appName(scope.identifiedAppSlug) ?? scope.identifiedAppSlug;
 }
 
-function describeScope(scope: AppScope): string {
+function describeScope(scope: AppScope, appName: AppNameOf): string {
   switch (scope.type) {
     case 'webBrowsers':
       return 'in web browsers';
     case 'unrestricted':
       return 'in any app';
     case 'single':
-      return `in the app ${describeSingleApp(scope.single)}`;
+      return `in the app ${describeSingleApp(scope.single, appName)}`;
   }
 }
 
-/** One line for key lists and the keyCreated security event. */
-export function describeKey(key: SharedKey): string {
+/**
+ * One line for key lists and the keyCreated security event. Apps from the catalogue are named as
+ * parents know them ('Zoom') when `appName` knows the slug, else by the slug itself.
+ */
+export function describeKey(key: SharedKey, appName: AppNameOf = noAppNames): string {
   switch (key.type) {
     case 'skeleton':
-      return `all internet access for the app ${describeSingleApp(key.scope)}`;
+      return `all internet access for the app ${describeSingleApp(key.scope, appName)}`;
     case 'anySubdomain':
-      return `${key.domain} and its subdomains ${describeScope(key.scope)}`;
+      return `${key.domain} and its subdomains ${describeScope(key.scope, appName)}`;
     case 'domain':
-      return `${key.domain} (exact domain) ${describeScope(key.scope)}`;
+      return `${key.domain} (exact domain) ${describeScope(key.scope, appName)}`;
     case 'domainRegex':
-      return `${key.pattern} ${describeScope(key.scope)}`;
+      return `${key.pattern} ${describeScope(key.scope, appName)}`;
     case 'ipAddress':
-      return `IP address ${key.ipAddress} ${describeScope(key.scope)}`;
+      return `IP address ${key.ipAddress} ${describeScope(key.scope, appName)}`;
     case 'path':
-      return `${key.path} ${describeScope(key.scope)}`;
+      return `${key.path} ${describeScope(key.scope, appName)}`;
   }
+}
+
+/** An AppNameOf over a catalogue list (GetIdentifiedApps). */
+export function appNamesOf(apps: readonly { slug: string; name: string }[]): AppNameOf {
+  const names = new Map(apps.map((app) => [app.slug, app.name]));
+  return (slug) => names.get(slug);
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -512,7 +559,7 @@ export function wizardSteps(state: KeyEditorState): KeyWizardStep[] {
 }
 
 function isAddressStepValid(state: KeyEditorState): boolean {
-  const address = normaliseAddress(state.address);
+  const address = keyAddress(state.address, state.addressType);
   if (state.addressType !== 'ip' && !hasAddressShape(address)) return false;
   return validateAddress(address, state.addressType).ok;
 }

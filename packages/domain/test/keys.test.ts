@@ -2,6 +2,7 @@ import type { SharedKey } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
 import {
   type AddressType,
+  appNamesOf,
   commentPreview,
   defaultExpiration,
   describeKey,
@@ -12,6 +13,7 @@ import {
   isStepValid,
   isValidHostname,
   type KeyEditorState,
+  keyAddress,
   type KeyWizardStep,
   keyEditorStateToSharedKey,
   LARGE_SHARED_HOSTS,
@@ -21,9 +23,11 @@ import {
   previousStep,
   SUBDOMAIN_EXAMPLES,
   sharedKeyToKeyEditorState,
+  subdomainExamplesFor,
   validateAddress,
   validateSharedKey,
   wizardSteps,
+  wwwHint,
 } from '../src/keys.ts';
 
 const website = (overrides: Partial<KeyEditorState>): KeyEditorState => ({
@@ -168,9 +172,9 @@ describe('large shared hosts', () => {
 describe('keyEditorStateToSharedKey', () => {
   test.each<[string, KeyEditorState, SharedKey]>([
     [
-      'standard website key in browsers',
+      'standard website key in browsers (a leading www. is left out)',
       website({ address: 'https://www.KhanAcademy.org/math' }),
-      { type: 'anySubdomain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
+      { type: 'anySubdomain', domain: 'khanacademy.org', scope: { type: 'webBrowsers' } },
     ],
     [
       'standard key on a large shared host becomes exact',
@@ -508,6 +512,106 @@ describe('describeKey', () => {
     ],
   ])('%j → %j', (key, expected) => {
     expect(describeKey(key)).toBe(expected);
+  });
+});
+
+describe('describeKey with the app catalogue', () => {
+  const names = appNamesOf([
+    { slug: 'zoom', name: 'Zoom' },
+    { slug: 'minecraft', name: 'Minecraft' },
+  ]);
+  test.each<[SharedKey, string]>([
+    [
+      { type: 'skeleton', scope: { type: 'identifiedAppSlug', identifiedAppSlug: 'zoom' } },
+      'all internet access for the app Zoom',
+    ],
+    [
+      {
+        type: 'anySubdomain',
+        domain: 'minecraft.net',
+        scope: {
+          type: 'single',
+          single: { type: 'identifiedAppSlug', identifiedAppSlug: 'minecraft' },
+        },
+      },
+      'minecraft.net and its subdomains in the app Minecraft',
+    ],
+    // unknown slugs and bundle ids are shown as they are
+    [
+      { type: 'skeleton', scope: { type: 'identifiedAppSlug', identifiedAppSlug: 'gone-app' } },
+      'all internet access for the app gone-app',
+    ],
+    [
+      { type: 'skeleton', scope: { type: 'bundleId', bundleId: 'us.zoom.xos' } },
+      'all internet access for the app us.zoom.xos',
+    ],
+  ])('%j → %j', (key, expected) => {
+    expect(describeKey(key, names)).toBe(expected);
+  });
+});
+
+describe("pasted URLs and 'www.'", () => {
+  test.each<[string, AddressType, string]>([
+    // the measured case: scheme, www, upper case, port and path
+    ['https://www.Khanacademy.org:443/x', 'standard', 'khanacademy.org'],
+    ['HTTP://WWW.EXAMPLE.COM/Path?q=1#top', 'standard', 'example.com'],
+    ['www.bbc.co.uk', 'standard', 'bbc.co.uk'],
+    ['https://user:pw@www.example.com:8443', 'standard', 'example.com'],
+    // only a leading www. goes, and only when a site remains
+    ['docs.www.example.com', 'standard', 'docs.www.example.com'],
+    ['www.co.uk', 'standard', 'www.co.uk'],
+    ['wwwexample.com', 'standard', 'wwwexample.com'],
+    // exact keys keep it: www.example.com and example.com are different hosts
+    ['https://www.Khanacademy.org:443/x', 'strict', 'www.khanacademy.org'],
+    // large shared hosts unlock only the exact host, which is the www one
+    ['https://www.YouTube.com/watch?v=1', 'standard', 'www.youtube.com'],
+    ['*.Example.com', 'domainRegex', '*.example.com'],
+    ['http://10.0.0.1:8080/', 'ip', '10.0.0.1'],
+  ])('%s as %s → %s', (input, addressType, expected) => {
+    expect(keyAddress(input, addressType)).toBe(expected);
+  });
+
+  test.each<[string, AddressType, SharedKey]>([
+    [
+      'https://www.Khanacademy.org:443/x',
+      'standard',
+      { type: 'anySubdomain', domain: 'khanacademy.org', scope: { type: 'webBrowsers' } },
+    ],
+    [
+      'https://www.Khanacademy.org:443/x',
+      'strict',
+      { type: 'domain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
+    ],
+    [
+      'www.youtube.com',
+      'standard',
+      { type: 'domain', domain: 'www.youtube.com', scope: { type: 'webBrowsers' } },
+    ],
+  ])('the key saved for %s (%s)', (address, addressType, key) => {
+    const conversion = keyEditorStateToSharedKey(website({ address, addressType }));
+    expect(conversion).toMatchObject({ ok: true, key });
+  });
+
+  test.each<[string, string[]]>([
+    ['khanacademy.org', [...SUBDOMAIN_EXAMPLES]],
+    ['www.youtube.com', SUBDOMAIN_EXAMPLES.filter((example) => example !== 'www')],
+    ['images.example.com', SUBDOMAIN_EXAMPLES.filter((example) => example !== 'images')],
+  ])('the preview of %s never doubles a prefix', (domain, examples) => {
+    expect(subdomainExamplesFor(domain)).toEqual(examples);
+    for (const example of subdomainExamplesFor(domain)) {
+      expect(`${example}.${domain}`).not.toMatch(/^(\w+)\.\1\./);
+    }
+  });
+
+  test.each<[AddressType, RegExp | undefined]>([
+    ['standard', /'www\.' is left out/],
+    ['strict', /different keys/],
+    ['ip', undefined],
+    ['domainRegex', undefined],
+  ])('the hint for %s says what happens to www.', (addressType, expected) => {
+    const hint = wwwHint(addressType);
+    if (expected) expect(hint).toMatch(expected);
+    else expect(hint).toBeUndefined();
   });
 });
 
