@@ -97,6 +97,42 @@ describe('SaveUser: new child', () => {
     const input = newChildInput({ screenshotsFrequency: 10 });
     expect((await save(alice, input)).status).toBe(200);
   });
+
+  test.each([199, 4001, 1, 0, -200, 10_000, 1000.5])(
+    'a screenshot resolution of %s px is refused with the limits in words',
+    async (screenshotsResolution) => {
+      const input = newChildInput({ screenshotsResolution });
+      const result = await save(alice, input);
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({
+        type: 'badRequest',
+        userMessage: 'Screenshot resolution must be between 200 and 4,000 pixels.',
+      });
+      expect(await childRow(server, input.id)).toBeUndefined();
+    },
+  );
+
+  test.each([200, 4000])('a screenshot resolution of %s px is accepted', async (resolution) => {
+    const input = newChildInput({ screenshotsResolution: resolution });
+    expect((await save(alice, input)).status).toBe(200);
+    expect((await childRow(server, input.id))?.screenshots_resolution).toBe(resolution);
+  });
+});
+
+describe('SaveUser: screenshot resolution on an existing child', () => {
+  test('an out-of-range resolution is refused and the saved one stays', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const id = await createChild(server, parent, { screenshotsResolution: 1200 });
+    const result = await save(
+      parent,
+      newChildInput({ id, isNew: false, name: 'Changed', screenshotsResolution: 5000 }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body.userMessage).toBe(
+      'Screenshot resolution must be between 200 and 4,000 pixels.',
+    );
+    expect(await childRow(server, id)).toMatchObject({ name: 'Sam', screenshots_resolution: 1200 });
+  });
 });
 
 describe('SaveUser: update', () => {
@@ -326,6 +362,50 @@ describe('SaveUser: blocked apps', () => {
     const user = await getUser(parent, id);
     expect(user.name).toBe('Sam');
     expect(user.blockedApps).toEqual([steam]);
+  });
+
+  test.each([
+    ['same letter case', 'zoom', 'zoom', "'zoom' is already in the blocked apps."],
+    ['other letter case', 'Steam', ' STEAM ', "'Steam' is already in the blocked apps."],
+    ['bundle ids', 'us.zoom.xos', 'US.Zoom.XOS', "'us.zoom.xos' is already in the blocked apps."],
+  ])(
+    'the same app twice (%s) is refused with a message; nothing changes',
+    async (_case, first, second, message) => {
+      const parent = await server.signUpVerifiedParent();
+      const arc = { id: newToken(), identifier: 'Arc' };
+      const id = await createChild(server, parent, { blockedApps: [arc] });
+      const result = await save(
+        parent,
+        newChildInput({
+          id,
+          isNew: false,
+          name: 'Changed',
+          blockedApps: [
+            { id: newToken(), identifier: first },
+            arc,
+            { id: newToken(), identifier: second },
+          ],
+        }),
+      );
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({ type: 'badRequest', userMessage: message });
+      const user = await getUser(parent, id);
+      expect(user.name).toBe('Sam');
+      expect(user.blockedApps).toEqual([arc]);
+    },
+  );
+
+  test('a new child with the same app twice is not created', async () => {
+    const input = newChildInput({
+      blockedApps: [
+        { id: newToken(), identifier: 'Minecraft' },
+        { id: newToken(), identifier: 'minecraft' },
+      ],
+    });
+    const result = await save(alice, input);
+    expect(result.status).toBe(400);
+    expect(result.body.userMessage).toBe("'Minecraft' is already in the blocked apps.");
+    expect(await childRow(server, input.id)).toBeUndefined();
   });
 
   test("a blocked-app id of another parent's child is refused; theirs is untouched", async () => {

@@ -7,6 +7,7 @@ import {
   addChild,
   addChildWithComputer,
   addComputerUser,
+  AFTER_SCHOOL,
   assign,
   createKey,
   createKeychain,
@@ -165,6 +166,29 @@ describe('ToggleChildKeychain', () => {
     } finally {
       pushes.stop();
     }
+  });
+
+  test('a scheduled assignment toggled off loses its schedule; toggled on again it is always active', async () => {
+    // The documented decision: the dashboard asks before this removal, the server does not guess.
+    const keychain = await createKeychain(server, alice, 'After school');
+    const child = await addChild(server, alice.adminId);
+    await assign(server, child, keychain, AFTER_SCHOOL);
+    const toggle = () =>
+      server.call(
+        'ToggleChildKeychain',
+        { keychainId: keychain, childId: child },
+        {
+          token: alice.token,
+        },
+      );
+    expect((await toggle()).status).toBe(200);
+    expect(await assignments(child)).toEqual([]);
+    expect((await toggle()).status).toBe(200);
+    expect(await assignments(child)).toEqual([{ keychain_id: keychain, schedule: null }]);
+    const user = await server.call('GetUser', child, { token: alice.token });
+    expect(user.body.keychains).toEqual([
+      expect.not.objectContaining({ schedule: expect.anything() }),
+    ]);
   });
 
   test('a public keychain of the catalogue can be assigned and is then held', async () => {

@@ -164,6 +164,30 @@ describe('SaveKey', () => {
     );
   });
 
+  test('keyCreated names a catalogue app by its name, an unknown slug as it is', async () => {
+    const keychain = await createKeychain(server, alice, 'Apps');
+    for (const identifiedAppSlug of ['zoom', 'not-in-catalogue']) {
+      const result = await server.call(
+        'SaveKey',
+        {
+          isNew: true,
+          id: newToken(),
+          keychainId: keychain,
+          key: { type: 'skeleton', scope: { type: 'identifiedAppSlug', identifiedAppSlug } },
+        },
+        { token: alice.token },
+      );
+      expect(result.status).toBe(200);
+    }
+    const events = await securityEvents(server, alice.adminId, 'keyCreated');
+    expect(events.map((e) => e.detail)).toEqual(
+      expect.arrayContaining([
+        'keychain: Apps, key: all internet access for the app Zoom',
+        'keychain: Apps, key: all internet access for the app not-in-catalogue',
+      ]),
+    );
+  });
+
   test('isNew with an existing key id → badRequest, the existing key untouched', async () => {
     const keychain = await createKeychain(server, alice, 'Dup');
     const id = await createKey(server, alice, keychain, website('example.com'));

@@ -1,4 +1,6 @@
-import { describeKey } from '@keyward/domain/keys';
+import type { SharedKey } from '@keyward/contract/shared';
+import { type AppNameOf, appNamesOf, describeKey } from '@keyward/domain/keys';
+import type { Db } from '../../db/database.ts';
 import { toDbJson, toDbTime } from '../../db/values.ts';
 import { optionalText } from '../../keychains/keychain-input.ts';
 import { isUnexpired } from '../../keychains/keychain-rows.ts';
@@ -51,7 +53,7 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
       ctx,
       ctx.parentId,
       'keyCreated',
-      `keychain: ${keychain.name}, key: ${describeKey(input.key)}`,
+      `keychain: ${keychain.name}, key: ${describeKey(input.key, await appNamesFor(ctx.db, input.key))}`,
     );
   } else {
     // An expired key is invisible everywhere, so it cannot be edited either.
@@ -70,3 +72,20 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
   await ctx.services.push.toKeychainHolders(keychain.id, { case: 'userUpdated' });
   return { success: true };
 });
+
+/** The catalogue name of the app a key names by slug, so the event reads 'Zoom', not 'zoom'. */
+async function appNamesFor(db: Db, key: SharedKey): Promise<AppNameOf> {
+  const single =
+    key.type === 'skeleton'
+      ? key.scope
+      : key.scope.type === 'single'
+        ? key.scope.single
+        : undefined;
+  if (single?.type !== 'identifiedAppSlug') return appNamesOf([]);
+  const app = await db
+    .selectFrom('identified_apps')
+    .select(['slug', 'name'])
+    .where('slug', '=', single.identifiedAppSlug)
+    .executeTakeFirst();
+  return appNamesOf(app ? [app] : []);
+}

@@ -1,4 +1,10 @@
 import type { BlockedAppInput, SaveUserInput } from '@keyward/contract/shared';
+import {
+  duplicateBlockedAppProblem,
+  MAX_SCREENSHOTS_RESOLUTION,
+  MIN_SCREENSHOTS_RESOLUTION,
+  screenshotsResolutionProblem,
+} from '@keyward/domain/child-settings';
 import { monitoringDecreases } from '@keyward/domain/monitoring';
 import type { Transaction } from 'kysely';
 import { isSameSet } from '../../children/lists.ts';
@@ -15,7 +21,6 @@ const MAX_NAME = 100;
 const MAX_BLOCKED_APP_IDENTIFIER = 255;
 const MIN_FREQUENCY_SECONDS = 10;
 const MAX_FREQUENCY_SECONDS = 24 * 60 * 60;
-const MAX_RESOLUTION = 10_000;
 
 // server-behaviour §3.1 and wire-contract §3.6 (client-chosen id). Everything is checked before
 // the one transaction that writes the child, its keychain assignments and its blocked apps.
@@ -246,19 +251,21 @@ function validateMonitoring(input: SaveUserInput) {
       `Screenshots can be taken at most every ${MIN_FREQUENCY_SECONDS} seconds.`,
     );
   }
+  // The same range and words as the child editor (domain child-settings).
   const resolution = input.screenshotsResolution;
-  if (!Number.isInteger(resolution) || resolution < 1 || resolution > MAX_RESOLUTION) {
+  const resolutionProblem = screenshotsResolutionProblem(resolution);
+  if (resolutionProblem) {
     throw badRequest(
       '4df45f98',
-      `screenshotsResolution ${resolution} is not a whole number of pixels from 1 to ${MAX_RESOLUTION}`,
-      'Please choose a valid screenshot size.',
+      `screenshotsResolution ${resolution} is not a whole number of pixels from ${MIN_SCREENSHOTS_RESOLUTION} to ${MAX_SCREENSHOTS_RESOLUTION}`,
+      resolutionProblem,
     );
   }
 }
 
 function validBlockedApps(apps: BlockedAppInput[]): BlockedAppInput[] {
   const ids = new Set<string>();
-  return apps.map((app) => {
+  const valid = apps.map((app) => {
     const identifier = app.identifier.trim();
     if (identifier === '' || identifier.length > MAX_BLOCKED_APP_IDENTIFIER) {
       throw badRequest(
@@ -279,6 +286,12 @@ function validBlockedApps(apps: BlockedAppInput[]): BlockedAppInput[] {
       ? { id: app.id, identifier, schedule: app.schedule }
       : { id: app.id, identifier };
   });
+  // One app blocked twice (any letter case) would leave the parent two schedules to reconcile.
+  const duplicate = duplicateBlockedAppProblem(valid.map((app) => app.identifier));
+  if (duplicate) {
+    throw badRequest('b7d4e2a1', 'Blocked app identifier appears twice', duplicate);
+  }
+  return valid;
 }
 
 function uniqueById<T extends { id: string }>(items: T[]): T[] {
