@@ -124,3 +124,39 @@ export async function ownedNotification(db: Db, parentId: string, id: string) {
   if (!row) throw notFound('Notification');
   return row;
 }
+
+/** An unlock request made on a Mac of one of the parent's children (its child is owned). */
+export async function ownedUnlockRequest(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('unlock_requests as ur')
+    .innerJoin('computer_users as cu', 'cu.id', 'ur.computer_user_id')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .selectAll('ur')
+    .select(['c.id as child_id', 'c.name as child_name'])
+    .where('ur.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('UnlockRequest');
+  return row;
+}
+
+/** A Mac filter-suspension request of one of the parent's children, with that child's settings. */
+export async function ownedSuspendFilterRequest(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('mac_suspend_filter_requests as r')
+    .innerJoin('computer_users as cu', 'cu.id', 'r.computer_user_id')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .selectAll('r')
+    .select([
+      'c.id as child_id',
+      'c.name as child_name',
+      'c.keylogging_enabled',
+      'c.screenshots_enabled',
+      'c.screenshots_frequency',
+    ])
+    .where('r.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('SuspendFilterRequest');
+  return row;
+}

@@ -1,0 +1,92 @@
+import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
+import { isSuspensionRequestExpired } from '@keyward/domain/suspension-grant';
+import { fromDbBool, toDbTime } from '../../db/values.ts';
+import { resolvedSuspensionOf } from '../../devices/resolved-requests.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { MAX_SUSPENSION_SECONDS, MIN_SUSPENSION_SECONDS } from '../../requests/limits.ts';
+import { ownedSuspendFilterRequest } from '../ownership.ts';
+
+// server-behaviour §3.5: the parent grants (duration, optional extra monitoring) or denies a
+// pending request under 2 hours old; the decision is pushed to the Mac that asked, and only to it.
+export default dashboardResolver('DecideFilterSuspensionRequest', async (input, ctx) => {
+  const request = await ownedSuspendFilterRequest(ctx.db, ctx.parentId, input.id);
+  const now = ctx.clock.now();
+  if (request.status !== 'pending') {
+    throw badRequest(
+      '3c9e5a71',
+      `Suspension request already ${request.status}`,
+      `This suspension request was already ${request.status === 'accepted' ? 'granted' : 'denied'}.`,
+    );
+  }
+  if (isSuspensionRequestExpired(request.created_at, now)) {
+    throw badRequest(
+      'a81f4d06',
+      'Suspension request older than 2 hours',
+      'This suspension request has expired: it is more than 2 hours old. Your child can send a new one.',
+    );
+  }
+
+  let changes: { duration?: number; extra_monitoring: string | null };
+  if (input.decision.case === 'accepted') {
+    const seconds = input.decision.durationInSeconds;
+    if (!Number.isInteger(seconds) || seconds < MIN_SUSPENSION_SECONDS) {
+      throw badRequest(
+        '5d27b8e4',
+        `Granted duration ${seconds} s is under 60 s or not whole seconds`,
+        'A suspension must last at least 1 minute.',
+      );
+    }
+    if (seconds > MAX_SUSPENSION_SECONDS) {
+      throw badRequest(
+        '7b0c3f92',
+        `Granted duration ${seconds} s is over ${MAX_SUSPENSION_SECONDS} s`,
+        'A suspension can last at most 7 days.',
+      );
+    }
+    const extra = input.decision.extraMonitoring;
+    if (extra !== undefined && extra !== '') {
+      const offered = extraMonitoringOptions({
+        keyloggingEnabled: fromDbBool(request.keylogging_enabled),
+        screenshotsEnabled: fromDbBool(request.screenshots_enabled),
+        screenshotsFrequency: request.screenshots_frequency,
+      });
+      if (!Object.hasOwn(offered, extra)) {
+        throw badRequest(
+          'c6e2a94b',
+          `Extra monitoring option "${extra}" is not offered for this child`,
+          "That extra monitoring option isn't available for this child any more. Reload the page and choose again.",
+        );
+      }
+    }
+    changes = { duration: seconds, extra_monitoring: extra || null };
+  } else {
+    changes = { extra_monitoring: null };
+  }
+
+  const status = input.decision.case;
+  const responseComment = input.responseComment?.trim() || null;
+  const updated = await ctx.db
+    .updateTable('mac_suspend_filter_requests')
+    .set({ ...changes, status, response_comment: responseComment, updated_at: toDbTime(now) })
+    .where('id', '=', request.id)
+    // two parents' tabs deciding at once: only the first decision counts
+    .where('status', '=', 'pending')
+    .returning(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
+    .executeTakeFirst();
+  if (!updated) {
+    throw badRequest(
+      '3c9e5a71',
+      'Suspension request decided concurrently',
+      'This suspension request was already decided.',
+    );
+  }
+  const decided = resolvedSuspensionOf(updated);
+  if (decided) {
+    await ctx.services.push.toComputerUsers([request.computer_user_id], {
+      case: 'filterSuspensionRequestDecided_v2',
+      ...decided,
+    });
+  }
+  return { success: true };
+});
