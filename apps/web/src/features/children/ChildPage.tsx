@@ -185,7 +185,7 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
         />
         <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
         <DowntimeSection state={state} dispatch={dispatch} />
-        <BlockedAppsSection state={state} dispatch={dispatch} />
+        <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
         <ChildKeychainsSection
           childName={child.name}
           keychains={state.draft.keychains}

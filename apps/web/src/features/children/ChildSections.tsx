@@ -1,4 +1,5 @@
 import type { UserDevice } from '@keyward/contract/shared';
+import { SCREENSHOTS_RESOLUTION_HINT } from '@keyward/domain/child-settings';
 import { PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import type { Dispatch, FormEvent, ReactNode } from 'react';
 import { Button } from '../../components/ui/Button';
@@ -127,6 +128,7 @@ export function MonitoringSection({ state, errors, dispatch }: SectionProps) {
               <TextInput
                 type="positiveInteger"
                 label="Resolution (pixels)"
+                hint={SCREENSHOTS_RESOLUTION_HINT}
                 value={draft.screenshotsResolution}
                 onChange={(value) => dispatch({ type: 'screenshotsResolutionChanged', value })}
                 error={errors.screenshotsResolution}
@@ -192,7 +194,7 @@ export function DowntimeSection({ state, dispatch }: Omit<SectionProps, 'errors'
   );
 }
 
-export function BlockedAppsSection({ state, dispatch }: Omit<SectionProps, 'errors'>) {
+export function BlockedAppsSection({ state, errors, dispatch }: SectionProps) {
   const { blockedApps } = state.draft;
   function add(event: FormEvent) {
     event.preventDefault();
@@ -258,12 +260,18 @@ export function BlockedAppsSection({ state, dispatch }: Omit<SectionProps, 'erro
           ))}
         </ul>
       )}
+      {errors.blockedApps && (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {errors.blockedApps}
+        </p>
+      )}
       <form onSubmit={add} className="mt-4 flex items-start gap-3">
         <TextInput
           label="App to block"
           hideLabel
           placeholder="App name or bundle id"
           value={state.newBlockedApp}
+          error={state.newBlockedAppError}
           onChange={(identifier) => dispatch({ type: 'newBlockedAppChanged', identifier })}
           className="min-w-0 flex-1"
           autoComplete="off"

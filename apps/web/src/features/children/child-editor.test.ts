@@ -195,6 +195,27 @@ describe('monitoring', () => {
     expect(canSave(state)).toBe(false);
   });
 
+  test.each<[string, string | undefined]>([
+    ['199', 'Screenshot resolution must be between 200 and 4,000 pixels.'],
+    ['200', undefined],
+    ['4000', undefined],
+    ['4001', 'Screenshot resolution must be between 200 and 4,000 pixels.'],
+    ['0', 'Screenshot resolution must be between 200 and 4,000 pixels.'],
+  ])('a resolution of %s px: %s', (value, message) => {
+    const state = loaded({}, { type: 'screenshotsResolutionChanged', value });
+    expect(draftErrors(state.draft).screenshotsResolution).toBe(message);
+    expect(canSave(state)).toBe(message === undefined);
+  });
+
+  test('with screenshots off, a hidden out-of-range resolution is sent within the range', () => {
+    const state = loaded(
+      { screenshotsEnabled: false, screenshotsResolution: 100 },
+      { type: 'nameChanged', name: 'Emma Jane' },
+    );
+    expect(canSave(state)).toBe(true);
+    expect(toSaveChildInput(state).screenshotsResolution).toBe(200);
+  });
+
   test('with screenshots off, a half-typed number keeps the saved value', () => {
     const state = loaded(
       {},
@@ -279,6 +300,47 @@ describe('blocked apps', () => {
     expect(state.newBlockedApp).toBe('');
     expect(canAddBlockedApp(state)).toBe(false);
     expect(canSave(state)).toBe(true);
+  });
+
+  test.each(['com.valvesoftware.steam', 'COM.ValveSoftware.Steam', '  com.valvesoftware.steam  '])(
+    'adding %j again is refused with a message; typing clears it',
+    (identifier) => {
+      const state = loaded(
+        {},
+        { type: 'newBlockedAppChanged', identifier },
+        { type: 'blockedAppAdded', id: NEW_APP_ID },
+      );
+      expect(state.draft.blockedApps).toEqual([
+        { id: APP_ID, identifier: 'com.valvesoftware.steam' },
+      ]);
+      expect(state.newBlockedAppError).toBe(
+        "'com.valvesoftware.steam' is already in the blocked apps.",
+      );
+      expect(state.newBlockedApp).toBe(identifier);
+      expect(hasChanges(state)).toBe(false);
+      const typing = childEditorReducer(state, {
+        type: 'newBlockedAppChanged',
+        identifier: 'Roblox',
+      });
+      expect(typing.newBlockedAppError).toBeUndefined();
+    },
+  );
+
+  test('a loaded list with the same app twice cannot be saved until one goes', () => {
+    const twice = loaded(
+      {
+        blockedApps: [
+          { id: APP_ID, identifier: 'Steam' },
+          { id: NEW_APP_ID, identifier: 'steam' },
+        ],
+      },
+      { type: 'nameChanged', name: 'Emma Jane' },
+    );
+    expect(draftErrors(twice.draft).blockedApps).toBe("'Steam' is already in the blocked apps.");
+    expect(canSave(twice)).toBe(false);
+    const fixed = childEditorReducer(twice, { type: 'blockedAppRemoved', id: NEW_APP_ID });
+    expect(draftErrors(fixed.draft).blockedApps).toBeUndefined();
+    expect(canSave(fixed)).toBe(true);
   });
 
   test('typing in the add box alone is not a change to save', () => {

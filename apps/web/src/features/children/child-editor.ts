@@ -9,6 +9,13 @@ import {
   type Weekday,
 } from '@keyward/domain/schedule';
 import { LIMITS } from '@keyward/contract/constants';
+import {
+  blockedAppAdditionProblem,
+  duplicateBlockedAppProblem,
+  MAX_SCREENSHOTS_RESOLUTION,
+  MIN_SCREENSHOTS_RESOLUTION,
+  screenshotsResolutionProblem,
+} from '@keyward/domain/child-settings';
 
 export type SaveChildInput = DashboardInput<'SaveUser'>;
 
@@ -59,6 +66,8 @@ export type ChildEditorState = {
   saved: ChildDraft;
   draft: ChildDraft;
   newBlockedApp: string;
+  /** Why the app in the add box was not added (it is already blocked). */
+  newBlockedAppError?: string;
   isSaving: boolean;
   saveError?: string;
 };
@@ -139,6 +148,8 @@ export type ChildDraftErrors = {
   name?: string;
   screenshotsResolution?: string;
   screenshotsFrequency?: string;
+  /** The same app blocked twice (only possible in data saved before the rule). */
+  blockedApps?: string;
   /** By blocked-app id. */
   blockedAppSchedules: Record<string, string>;
   /** By keychain id. */
@@ -149,9 +160,10 @@ export function draftErrors(draft: ChildDraft): ChildDraftErrors {
   const errors: ChildDraftErrors = { blockedAppSchedules: {}, keychainSchedules: {} };
   if (draft.name.trim() === '') errors.name = 'Name is required';
   if (draft.screenshotsEnabled) {
-    if (!isWholeNumber(draft.screenshotsResolution) || Number(draft.screenshotsResolution) < 1) {
-      errors.screenshotsResolution = 'Enter a resolution in pixels';
-    }
+    const resolutionProblem = isWholeNumber(draft.screenshotsResolution)
+      ? screenshotsResolutionProblem(Number(draft.screenshotsResolution))
+      : 'Enter a resolution in pixels';
+    if (resolutionProblem) errors.screenshotsResolution = resolutionProblem;
     if (
       !isWholeNumber(draft.screenshotsFrequency) ||
       Number(draft.screenshotsFrequency) < MIN_SCREENSHOTS_FREQUENCY
@@ -159,6 +171,8 @@ export function draftErrors(draft: ChildDraft): ChildDraftErrors {
       errors.screenshotsFrequency = `At least ${MIN_SCREENSHOTS_FREQUENCY} seconds`;
     }
   }
+  const duplicate = duplicateBlockedAppProblem(draft.blockedApps.map((app) => app.identifier));
+  if (duplicate) errors.blockedApps = duplicate;
   for (const app of draft.blockedApps) {
     const error = app.schedule && validateScheduleWindow(app.schedule.window);
     if (error) errors.blockedAppSchedules[app.id] = error;
@@ -175,6 +189,7 @@ function hasErrors(errors: ChildDraftErrors): boolean {
     errors.name !== undefined ||
     errors.screenshotsResolution !== undefined ||
     errors.screenshotsFrequency !== undefined ||
+    errors.blockedApps !== undefined ||
     Object.keys(errors.blockedAppSchedules).length > 0 ||
     Object.keys(errors.keychainSchedules).length > 0
   );
@@ -200,13 +215,21 @@ export function toSaveChildInput(state: ChildEditorState): SaveChildInput {
   const numberOr = (text: string, fallback: string) =>
     isWholeNumber(text) ? Number(text) : Number(fallback);
   const frequency = numberOr(draft.screenshotsFrequency, saved.screenshotsFrequency);
+  // With screenshots off the field is hidden: keep the value within what the server accepts.
+  const resolution = Math.min(
+    MAX_SCREENSHOTS_RESOLUTION,
+    Math.max(
+      MIN_SCREENSHOTS_RESOLUTION,
+      numberOr(draft.screenshotsResolution, saved.screenshotsResolution),
+    ),
+  );
   const input: SaveChildInput = {
     id: state.childId,
     isNew: false,
     name: draft.name.trim(),
     keyloggingEnabled: draft.keyloggingEnabled,
     screenshotsEnabled: draft.screenshotsEnabled,
-    screenshotsResolution: numberOr(draft.screenshotsResolution, saved.screenshotsResolution),
+    screenshotsResolution: resolution,
     screenshotsFrequency:
       frequency < MIN_SCREENSHOTS_FREQUENCY ? Number(saved.screenshotsFrequency) : frequency,
     showSuspensionActivity: draft.showSuspensionActivity,
@@ -283,10 +306,15 @@ export function childEditorReducer(
         downtime: { start: clampTime(event.window.start), end: clampTime(event.window.end) },
       });
     case 'newBlockedAppChanged':
-      return { ...state, newBlockedApp: event.identifier };
+      return { ...state, newBlockedApp: event.identifier, newBlockedAppError: undefined };
     case 'blockedAppAdded': {
       const identifier = state.newBlockedApp.trim();
       if (identifier === '') return state;
+      const duplicate = blockedAppAdditionProblem(
+        draft.blockedApps.map((app) => app.identifier),
+        identifier,
+      );
+      if (duplicate) return { ...state, newBlockedAppError: duplicate };
       return {
         ...edit(state, { blockedApps: [...draft.blockedApps, { id: event.id, identifier }] }),
         newBlockedApp: '',
