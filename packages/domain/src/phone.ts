@@ -23,3 +23,6 @@ export function formatPhone(e164: string): string {
   if (!match) return e164;
   return `(${match[1]}) ${match[2]}-${match[3]}`;
 }
+
+/** The dashboard's display of a stored number (spec §5 Formats): same rule as `formatPhone`. */
+export const formatPhoneForDisplay = formatPhone;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatPhone, isValidPhone, normalisePhone } from '../src/phone.ts';
+import { formatPhone, formatPhoneForDisplay, isValidPhone, normalisePhone } from '../src/phone.ts';
 
 describe('normalisePhone', () => {
   test.each<[string, string | null]>([
@@ -45,5 +45,20 @@ describe('formatPhone', () => {
     ['+1415555267', '+1415555267'],
   ])('%j → %j', (e164, expected) => {
     expect(formatPhone(e164)).toBe(expected);
+  });
+});
+
+describe('formatPhoneForDisplay', () => {
+  test.each<[string, string]>([
+    ['+14155552671', '(415) 555-2671'],
+    ['+15555550123', '(555) 555-0123'],
+    ['+442071838750', '+442071838750'],
+    ['+33123456789', '+33123456789'],
+    ['+1415555267', '+1415555267'], // nine digits after +1: not a US number
+    ['+141555526712', '+141555526712'],
+    ['4155552671', '4155552671'], // not E.164: shown as stored
+    ['', ''],
+  ])('%j → %j', (stored, expected) => {
+    expect(formatPhoneForDisplay(stored)).toBe(expected);
   });
 });
