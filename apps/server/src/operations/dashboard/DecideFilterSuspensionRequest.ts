@@ -30,11 +30,18 @@ export default dashboardResolver('DecideFilterSuspensionRequest', async (input, 
   let changes: { duration?: number; extra_monitoring: string | null };
   if (input.decision.case === 'accepted') {
     const seconds = input.decision.durationInSeconds;
-    if (!Number.isInteger(seconds) || seconds < MIN_SUSPENSION_SECONDS) {
+    if (seconds < MIN_SUSPENSION_SECONDS) {
       throw badRequest(
         '5d27b8e4',
-        `Granted duration ${seconds} s is under 60 s or not whole seconds`,
+        `Granted duration ${seconds} s is under 60 s`,
         'A suspension must last at least 1 minute.',
+      );
+    }
+    if (!Number.isInteger(seconds)) {
+      throw badRequest(
+        'e0d4b7c1',
+        `Granted duration ${seconds} s is not whole seconds`,
+        'The suspension must last a whole number of seconds.',
       );
     }
     if (seconds > MAX_SUSPENSION_SECONDS) {
