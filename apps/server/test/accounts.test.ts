@@ -74,6 +74,11 @@ describe('Signup', () => {
     expect(again.body).toEqual({});
     expect(server.mails.length).toBe(before + 1);
     expect(server.lastEmailTo(email).template).toBe('initial-signup');
+    // the newest signup's password is the one that works once the address is verified
+    const token = tokenFrom(server.linkIn(server.lastEmailTo(email), '/verify-signup-email/'));
+    expect((await server.call('VerifySignupEmail', { token })).status).toBe(200);
+    expect((await server.call('Login', { email, password: 'first' })).status).toBe(401);
+    expect((await server.call('Login', { email, password: 'second' })).status).toBe(200);
   });
 
   test('a verified email with the right password is logged in', async () => {
@@ -374,6 +379,39 @@ describe('password reset', () => {
     const again = await server.call('ResetPassword', { token, password: 'another one' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ success: false });
+  });
+
+  test('a reset ends every magic link and other reset link issued before it', async () => {
+    const parent = await server.signUpVerifiedParent();
+    await server.call('RequestMagicLink', { email: parent.email });
+    const magicToken = tokenFrom(
+      server.linkIn(server.lastEmailTo(parent.email, 'magic-link'), '/otp/'),
+    );
+    await server.call('SendPasswordResetEmail', { email: parent.email });
+    const olderReset = tokenFrom(
+      server.linkIn(server.lastEmailTo(parent.email, 'password-reset'), '/reset-password/'),
+    );
+    await server.call('SendPasswordResetEmail', { email: parent.email });
+    const reset = tokenFrom(
+      server.linkIn(server.lastEmailTo(parent.email, 'password-reset'), '/reset-password/'),
+    );
+
+    expect(
+      (await server.call('ResetPassword', { token: reset, password: 'new one' })).body,
+    ).toEqual({ success: true });
+    const magic = await server.call('LoginMagicLink', { token: magicToken });
+    expect(magic.status).toBe(401);
+    expect(magic.body.dashboardTag).toBe('magicLinkTokenNotFound');
+    expect(
+      (await server.call('ResetPassword', { token: olderReset, password: 'attacker' })).body,
+    ).toEqual({ success: false });
+    expect((await server.call('Login', { email: parent.email, password: 'new one' })).status).toBe(
+      200,
+    );
+    // a link asked for after the reset works
+    await server.call('RequestMagicLink', { email: parent.email });
+    const fresh = tokenFrom(server.linkIn(server.lastEmailTo(parent.email, 'magic-link'), '/otp/'));
+    expect((await server.call('LoginMagicLink', { token: fresh })).status).toBe(200);
   });
 
   test('an expired or unknown token is a soft failure', async () => {

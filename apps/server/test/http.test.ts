@@ -157,6 +157,9 @@ describe('SPA', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    // the same answer as frame-ancestors 'none'
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
   });
 
   test('without a build, / explains how to build the dashboard', async () => {

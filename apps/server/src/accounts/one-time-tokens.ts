@@ -66,3 +66,18 @@ export async function markTokenUsed(ctx: RequestContext, tokenId: string): Promi
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Spends every unused token of these purposes: nothing issued before a password reset still works. */
+export async function revokeOneTimeTokens(
+  ctx: Pick<RequestContext, 'db' | 'clock'>,
+  parentId: string,
+  purposes: TokenPurpose[],
+): Promise<void> {
+  await ctx.db
+    .updateTable('one_time_tokens')
+    .set({ used_at: toDbTime(ctx.clock.now()) })
+    .where('parent_id', '=', parentId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
+}

@@ -3,11 +3,13 @@ import type { OperationDef } from '@keyward/contract/operation';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
+import { type Conflict, retryLostRaces } from '../db/conflicts.ts';
 import type { Db } from '../db/database.ts';
 import { findMacPrincipal } from '../devices/device-auth.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
+import { oncePerRequest } from '../services/rate-limit.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
 import type { RequestContext, Services } from './context.ts';
 import {
@@ -158,7 +160,7 @@ async function handle(
     db,
     config,
     clock,
-    services,
+    services: { ...services, rateLimit: oncePerRequest(services.rateLimit) },
     log: request.log,
     requestId: request.id,
     ip: clientIp(config, request.socket.remoteAddress, request.headers),
@@ -187,7 +189,7 @@ async function handle(
   if (!resolver) throw notAvailableYet('a3f9c1d2', `Operation ${opName}`);
 
   const input = parseInput(def, request.body);
-  const output = await resolver.resolve(input, ctx);
+  const output = await resolveRacing(resolver, input, ctx);
 
   if (config.mode !== 'production') {
     const checked = def.output.safeParse(output);
@@ -200,6 +202,38 @@ async function handle(
     }
   }
   return output;
+}
+
+/**
+ * Runs the resolver; when its writes lose a race to a concurrent request (a unique or foreign-key
+ * violation, a deadlock), runs it again, so it now sees the winner's committed rows and answers
+ * exactly as the sequential path does. Resolvers write in transactions, so a lost attempt left
+ * nothing behind. What still conflicts after the last attempt is a 400 or 404, never a 500.
+ */
+function resolveRacing(resolver: Resolver, input: unknown, ctx: RequestContext) {
+  return retryLostRaces(
+    () => resolver.resolve(input, ctx),
+    (conflict, attempt) => {
+      ctx.log.info({ op: resolver.op, conflict, attempt }, 'write lost a race');
+      return raceLost(conflict, resolver.op);
+    },
+  );
+}
+
+function raceLost(conflict: Conflict, op: string): PqlFailure {
+  if (conflict === 'vanished') {
+    return new PqlFailure({
+      id: 'a5d30e6c',
+      type: 'notFound',
+      debugMessage: `${op}: a row it refers to was deleted by a concurrent request`,
+      userMessage: 'Something this change refers to was just deleted. Please reload the page.',
+    });
+  }
+  return badRequest(
+    '8b1f4c27',
+    `${op}: conflicting concurrent ${conflict === 'duplicate' ? 'insert' : 'transaction'}`,
+    'This was changed at the same moment by another request. Please reload the page and try again.',
+  );
 }
 
 function parseInput(def: OperationDef, body: unknown): unknown {

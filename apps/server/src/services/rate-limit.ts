@@ -8,12 +8,20 @@ import type { Clock } from './clock.ts';
 // Budgets are multiplied by RATE_LIMIT_SCALE. Buckets are strings such as `login:ip:1.2.3.4`.
 
 export interface RateLimiter {
-  /** Counts one attempt; throws 429 when the budget of the window is exceeded. */
+  /** Counts one attempt and decides in the same statement; throws 429 beyond the budget. */
   consume(bucket: string, limit: number, windowSeconds: number): Promise<void>;
-  /** Throws 429 if the window is already at its budget, without counting (e.g. "failures" budgets). */
-  check(bucket: string, limit: number, windowSeconds: number): Promise<void>;
-  /** Counts one attempt without checking (record a failure). */
+  /**
+   * A failure budget (wrong passwords, wrong codes): takes one attempt from the budget BEFORE the
+   * attempt is evaluated, atomically, so N parallel attempts evaluate at most the budget; throws
+   * 429 when it is spent. Call `refund()` when the attempt turned out not to be a failure.
+   */
+  reserve(bucket: string, limit: number, windowSeconds: number): Promise<Reservation>;
+  /** Counts one event without a budget (e.g. a global alert counter); returns the window's count. */
   hit(bucket: string, windowSeconds: number): Promise<number>;
+}
+
+export interface Reservation {
+  refund(): Promise<void>;
 }
 
 const MAX_BUCKET_LENGTH = 200;
@@ -52,22 +60,48 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
     return Number(row.count);
   }
 
+  async function consume(bucket: string, limit: number, windowSeconds: number) {
+    const count = await hit(bucket, windowSeconds);
+    if (count > budget(limit)) throw tooManyRequests(window(windowSeconds).retryAfter);
+  }
+
   return {
     hit,
-    async consume(bucket, limit, windowSeconds) {
-      const count = await hit(bucket, windowSeconds);
-      if (count > budget(limit)) throw tooManyRequests(window(windowSeconds).retryAfter);
+    consume,
+    async reserve(bucket, limit, windowSeconds) {
+      const { start } = window(windowSeconds);
+      await consume(bucket, limit, windowSeconds);
+      return {
+        async refund() {
+          await db
+            .updateTable('rate_limit_counters')
+            .set({ count: sql<number>`count - 1` })
+            .where('bucket', '=', storedBucket(bucket))
+            .where('window_start', '=', start)
+            .where('count', '>', 0)
+            .execute();
+        },
+      };
     },
-    async check(bucket, limit, windowSeconds) {
-      const { start, retryAfter } = window(windowSeconds);
-      const row = await db
-        .selectFrom('rate_limit_counters')
-        .select('count')
-        .where('bucket', '=', storedBucket(bucket))
-        .where('window_start', '=', start)
-        .executeTakeFirst();
-      if (row && Number(row.count) >= budget(limit)) throw tooManyRequests(retryAfter);
-    },
+  };
+}
+
+/**
+ * The limiter one request sees: each bucket is counted once per request, so a request that the
+ * router runs again after losing a race (pairql/router.ts) does not spend its budget twice.
+ */
+export function oncePerRequest(limiter: RateLimiter): RateLimiter {
+  const decisions = new Map<string, Promise<unknown>>();
+  function once<T>(key: string, decide: () => Promise<T>): Promise<T> {
+    if (!decisions.has(key)) decisions.set(key, decide());
+    return decisions.get(key) as Promise<T>;
+  }
+  return {
+    hit: limiter.hit,
+    consume: (bucket, limit, windowSeconds) =>
+      once(`consume ${bucket}`, () => limiter.consume(bucket, limit, windowSeconds)),
+    reserve: (bucket, limit, windowSeconds) =>
+      once(`reserve ${bucket}`, () => limiter.reserve(bucket, limit, windowSeconds)),
   };
 }
 

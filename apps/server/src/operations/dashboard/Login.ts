@@ -20,7 +20,8 @@ export default dashboardResolver('Login', async (input, ctx) => {
     loginPerIp.limit,
     loginPerIp.windowSeconds,
   );
-  await ctx.services.rateLimit.check(
+  // Taken before the password is checked, so parallel guesses evaluate at most the budget.
+  const attempt = await ctx.services.rateLimit.reserve(
     failuresBucket,
     loginFailuresPerEmail.limit,
     loginFailuresPerEmail.windowSeconds,
@@ -34,11 +35,11 @@ export default dashboardResolver('Login', async (input, ctx) => {
 
   if (!parent) {
     await spendPasswordCheck(input.password);
-    await ctx.services.rateLimit.hit(failuresBucket, loginFailuresPerEmail.windowSeconds);
     throw incorrect();
   }
 
   if (parent.subscription_status === 'pendingEmailVerification') {
+    await attempt.refund();
     await sendVerificationEmail(ctx, parent);
     throw unauthorized(
       '4b5bbea0',
@@ -48,11 +49,11 @@ export default dashboardResolver('Login', async (input, ctx) => {
   }
 
   if (!(await verifyPassword(parent.password_hash, input.password))) {
-    await ctx.services.rateLimit.hit(failuresBucket, loginFailuresPerEmail.windowSeconds);
     await recordSecurityEvent(ctx, parent.id, 'loginFailed', 'incorrect password');
     throw incorrect();
   }
 
+  await attempt.refund();
   const token = await createSession(ctx, parent.id);
   await recordSecurityEvent(ctx, parent.id, 'login', 'using email/password');
   return { adminId: parent.id, token };

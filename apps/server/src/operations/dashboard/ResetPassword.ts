@@ -1,5 +1,9 @@
 import { resetPasswordProblem } from '@keyward/domain/passwords';
-import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-tokens.ts';
+import {
+  lookupOneTimeToken,
+  markTokenUsed,
+  revokeOneTimeTokens,
+} from '../../accounts/one-time-tokens.ts';
 import { revokeAllSessions } from '../../accounts/sessions.ts';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
@@ -23,7 +27,8 @@ export default dashboardResolver('ResetPassword', async (input, ctx) => {
   if (lookup.state !== 'valid') return { success: false };
   const parentId = lookup.row.parent_id;
   const passwordHash = await hashPassword(input.password);
-  // Spending the token, the new password and signing out every session happen together or not at all.
+  // Spending the token, the new password, signing out every session and spending every other
+  // magic-link and reset token happen together or not at all.
   const isChanged = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     if (!(await markTokenUsed(tx, lookup.row.id))) return false;
@@ -33,6 +38,7 @@ export default dashboardResolver('ResetPassword', async (input, ctx) => {
       .where('id', '=', parentId)
       .execute();
     await revokeAllSessions(tx, parentId);
+    await revokeOneTimeTokens(tx, parentId, ['magicLink', 'passwordReset']);
     return true;
   });
   if (!isChanged) return { success: false };

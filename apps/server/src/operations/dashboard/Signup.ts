@@ -39,6 +39,17 @@ export default dashboardResolver('Signup', async (input, ctx) => {
 
   if (existing) {
     if (existing.subscription_status === 'pendingEmailVerification') {
+      // The newest signup's password counts; hashing it also makes this answer take as long as a
+      // new signup, so timing does not reveal a pending account.
+      await ctx.db
+        .updateTable('parents')
+        .set({
+          password_hash: await hashPassword(input.password),
+          updated_at: toDbTime(ctx.clock.now()),
+        })
+        .where('id', '=', existing.id)
+        .where('subscription_status', '=', 'pendingEmailVerification')
+        .execute();
       await sendVerificationEmail(ctx, existing);
       return {};
     }

@@ -31,7 +31,8 @@ export default dashboardResolver('VerifySignupEmail', async (input, ctx) => {
     .executeTakeFirstOrThrow();
   const isPending = parent.subscription_status === 'pendingEmailVerification';
 
-  const isUsable = lookup.state === 'valid' && (await markTokenUsed(ctx, lookup.row.id));
+  const isUsable =
+    lookup.state === 'valid' && (await redeem(ctx, lookup.row.id, parent, isPending));
   if (!isUsable) {
     const isExpired = lookup.state === 'expired';
     if (isPending) {
@@ -58,36 +59,51 @@ export default dashboardResolver('VerifySignupEmail', async (input, ctx) => {
     );
   }
 
-  if (isPending) await startTrial(ctx, parent);
   const token = await createSession(ctx, parent.id);
   return { token, adminId: parent.id };
 });
+
+/**
+ * Spends the token and, for a pending parent, starts the trial, in one transaction: a failure
+ * leaves the token usable. False if another request spent the token first.
+ */
+function redeem(
+  ctx: PublicContext,
+  tokenId: string,
+  parent: { id: string; email: string },
+  isPending: boolean,
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (!(await markTokenUsed(tx, tokenId))) return false;
+    if (isPending) await startTrial(tx, parent);
+    return true;
+  });
+}
 
 /** Pending → trialing for 18 days, with a verified email method for the account address. */
 async function startTrial(ctx: PublicContext, parent: { id: string; email: string }) {
   const now = ctx.clock.now();
   const config = { case: 'email' as const, email: parent.email };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('parents')
-      .set({
-        subscription_status: 'trialing',
-        subscription_status_expiration: toDbTime(addMs(now, TRIAL_DAYS * DAY)),
-        updated_at: toDbTime(now),
-      })
-      .where('id', '=', parent.id)
-      .where('subscription_status', '=', 'pendingEmailVerification')
-      .execute();
-    await trx
-      .insertInto('notification_methods')
-      .values({
-        id: newToken(),
-        parent_id: parent.id,
-        config: toDbJson(toStoredConfig(config, ctx.services.tokens)),
-        config_fingerprint: configFingerprint(config, ctx.services.tokens),
-        created_at: toDbTime(now),
-      })
-      .onConflict((oc) => oc.columns(['parent_id', 'config_fingerprint']).doNothing())
-      .execute();
-  });
+  await ctx.db
+    .updateTable('parents')
+    .set({
+      subscription_status: 'trialing',
+      subscription_status_expiration: toDbTime(addMs(now, TRIAL_DAYS * DAY)),
+      updated_at: toDbTime(now),
+    })
+    .where('id', '=', parent.id)
+    .where('subscription_status', '=', 'pendingEmailVerification')
+    .execute();
+  await ctx.db
+    .insertInto('notification_methods')
+    .values({
+      id: newToken(),
+      parent_id: parent.id,
+      config: toDbJson(toStoredConfig(config, ctx.services.tokens)),
+      config_fingerprint: configFingerprint(config, ctx.services.tokens),
+      created_at: toDbTime(now),
+    })
+    .onConflict((oc) => oc.columns(['parent_id', 'config_fingerprint']).doNothing())
+    .execute();
 }

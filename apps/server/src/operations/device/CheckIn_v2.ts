@@ -37,8 +37,11 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
     .where('cu.id', '=', ctx.computerUserId)
     .executeTakeFirstOrThrow();
 
-  await updateVersions(ctx.db, computerUser, input, now);
-  if (input.namedApps?.length) await recordNamedApps(ctx, input.namedApps);
+  // One transaction: a check-in that fails half-way and is retried by the Mac counts nothing twice.
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateVersions(trx, computerUser, input, now);
+    if (input.namedApps?.length) await recordNamedApps({ ...ctx, db: trx }, input.namedApps);
+  });
 
   const channel = computerUser.app_release_channel;
   const releases = await ctx.db

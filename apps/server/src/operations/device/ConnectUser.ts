@@ -1,4 +1,5 @@
 import type { ConnectUserInput } from '@keyward/contract/device';
+import { retryLostRaces } from '../../db/conflicts.ts';
 import type { Db } from '../../db/database.ts';
 import { addMs, DAY, fromDbInt, toDbBool, toDbTime } from '../../db/values.ts';
 import { loadUserData } from '../../devices/user-data.ts';
@@ -47,22 +48,26 @@ export default deviceResolver('ConnectUser', async (input, ctx) => {
   const now = ctx.clock.now();
   const token = newToken();
 
-  const computerUserId = await ctx.db.transaction().execute(async (trx) => {
-    const id = await bindComputerUser(trx, input, child, now);
-    await trx
-      .insertInto('mac_app_tokens')
-      .values({
-        id: newToken(),
-        token_hash: hashToken(token),
-        child_id: child.id,
-        computer_user_id: id,
-        created_at: toDbTime(now),
-        updated_at: toDbTime(now),
-        deleted_at: null,
-      })
-      .execute();
-    return id;
-  });
+  // The code is spent, so a Mac whose row another connection created meanwhile (same serial
+  // number) binds again here rather than through the router's retry.
+  const bind = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const id = await bindComputerUser(trx, input, child, now);
+      await trx
+        .insertInto('mac_app_tokens')
+        .values({
+          id: newToken(),
+          token_hash: hashToken(token),
+          child_id: child.id,
+          computer_user_id: id,
+          created_at: toDbTime(now),
+          updated_at: toDbTime(now),
+          deleted_at: null,
+        })
+        .execute();
+      return id;
+    });
+  const computerUserId = await retryLostRaces(bind, () => undefined);
 
   const userData = await loadUserData(ctx.db, child.id);
   return { ...userData, token, deviceId: computerUserId, connectedAt: now.toISOString() };
@@ -75,7 +80,8 @@ export default deviceResolver('ConnectUser', async (input, ctx) => {
 async function consumeCode(ctx: PublicContext, code: number) {
   const { limit, windowSeconds } = RATE_LIMITS.connectionCodeFailuresPerIp;
   const bucket = `connection-code-failures:ip:${ctx.ip}`;
-  await ctx.services.rateLimit.check(bucket, limit, windowSeconds);
+  // Taken before the code is looked up, so parallel guesses evaluate at most the budget.
+  const attempt = await ctx.services.rateLimit.reserve(bucket, limit, windowSeconds);
 
   const row = await ctx.db
     .deleteFrom('connection_codes')
@@ -91,9 +97,11 @@ async function consumeCode(ctx: PublicContext, code: number) {
           .where('id', '=', row.child_id)
           .executeTakeFirst()
       : undefined;
-  if (child) return { id: child.id, parentId: child.parent_id };
+  if (child) {
+    await attempt.refund();
+    return { id: child.id, parentId: child.parent_id };
+  }
 
-  await ctx.services.rateLimit.hit(bucket, windowSeconds);
   const total = await ctx.services.rateLimit.hit('connection-code-failures:all', windowSeconds);
   if (total > GLOBAL_FAILURE_ALERT) {
     ctx.log.error({ failures: total }, 'ALERT: connection-code guesses across all IPs this hour');
