@@ -4,6 +4,7 @@
 //   npm run bench               build the SPA, then measure from the vite manifest
 //   npm run bench -- --no-build measure the existing apps/web/dist
 //   npm run bench -- --browser  also load /login in Chromium and compare what it really fetched
+//   npm run bench -- --signup-timing   Signup's answer time, pending vs new email (no page weight)
 //
 // Each file is gzipped on its own (zlib level 9) and the sizes are summed (1 KB = 1024 bytes).
 // Exits 1 when the JavaScript is over the target.
@@ -21,6 +22,11 @@ const manifestPath = join(dist, '.vite/manifest.json');
 const TARGET_JS_KB = 100;
 
 const args = new Set(process.argv.slice(2));
+if (args.has('--signup-timing')) {
+  // A separate benchmark: does Signup's timing reveal pending accounts? (bench-signup-timing.mjs)
+  await import('./bench-signup-timing.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 if (!args.has('--no-build')) {
   console.log('Building the SPA (npm run build -w apps/web)');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
