@@ -280,4 +280,38 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
       .execute();
     expect(orphans).toHaveLength(0);
   });
+
+  test('children saved with a keychain that is being deleted: 200 or not found, no 500', async () => {
+    const results: Promise<CallResult>[] = [];
+    const keychains: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const keychainId = await createKeychain(server, parent);
+      keychains.push(keychainId);
+      for (let i = 0; i < 3; i++) {
+        results.push(
+          server.call(
+            'SaveUser',
+            newChildInput({ keychains: [{ id: keychainId, schedule: null }] }),
+            { token: parent.token },
+          ),
+        );
+      }
+      results.push(
+        server.call(
+          'DeleteEntity_v2',
+          { id: keychainId, type: 'keychain' },
+          { token: parent.token },
+        ),
+      );
+    }
+    const counts = statuses(await Promise.all(results));
+    expect(counts[500]).toBeUndefined();
+    expect((counts[200] ?? 0) + (counts[404] ?? 0)).toBe(40);
+    const left = await server.db
+      .selectFrom('child_keychains')
+      .select('id')
+      .where('keychain_id', 'in', keychains)
+      .execute();
+    expect(left).toHaveLength(0);
+  });
 });
