@@ -61,3 +61,13 @@ function appFieldsOf(
     hasApp: bundleId !== '',
   };
 }
+
+/** Pending requests first, then the decided ones; newest first within each group. */
+export function sortUnlockRequests<T extends Pick<UnlockRequest, 'status' | 'createdAt'>>(
+  requests: readonly T[],
+): T[] {
+  const rank = (request: T) => (request.status === 'pending' ? 0 : 1);
+  return [...requests].sort(
+    (a, b) => rank(a) - rank(b) || Date.parse(b.createdAt) - Date.parse(a.createdAt),
+  );
+}

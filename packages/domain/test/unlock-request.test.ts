@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { type KeyEditorState, keyEditorStateToSharedKey, newKeyEditorState } from '../src/keys.ts';
 import {
   isBrowserApp,
+  sortUnlockRequests,
   unlockRequestTarget,
   unlockRequestToKeyEditorState,
 } from '../src/unlock-request.ts';
@@ -193,5 +194,29 @@ describe('unlockRequestTarget', () => {
     [{ url: ' ' }, 'Unknown'],
   ])('%j → %j', (fields, expected) => {
     expect(unlockRequestTarget(request(fields))).toBe(expected);
+  });
+});
+
+describe('sortUnlockRequests', () => {
+  const at = (id: string, status: UnlockRequest['status'], hour: number) => ({
+    id,
+    status,
+    createdAt: `2025-06-01T${String(hour).padStart(2, '0')}:00:00.000Z`,
+  });
+  test.each<[string, ReturnType<typeof at>[], string[]]>([
+    ['empty', [], []],
+    [
+      'pending first, newest first within each group',
+      [
+        at('a', 'accepted', 9),
+        at('b', 'pending', 8),
+        at('c', 'rejected', 11),
+        at('d', 'pending', 10),
+      ],
+      ['d', 'b', 'c', 'a'],
+    ],
+    ['only decided ones', [at('a', 'rejected', 1), at('b', 'accepted', 2)], ['b', 'a']],
+  ])('%s', (_name, input, ids) => {
+    expect(sortUnlockRequests(input).map((request) => request.id)).toEqual(ids);
   });
 });

@@ -40,6 +40,11 @@ const ComputersPage = lazy(() => import('../features/computers/ComputersPage'));
 const ComputerPage = lazy(() => import('../features/computers/ComputerPage'));
 const KeychainsPage = lazy(() => import('../features/keychains/KeychainsPage'));
 const KeychainPage = lazy(() => import('../features/keychains/KeychainPage'));
+const UnlockRequestsPage = lazy(() => import('../features/unlock-requests/UnlockRequestsPage'));
+const UnlockRequestPage = lazy(() => import('../features/unlock-requests/UnlockRequestPage'));
+const SuspendFilterRequestPage = lazy(
+  () => import('../features/suspension/SuspendFilterRequestPage'),
+);
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazy import above. */
@@ -49,6 +54,29 @@ const chromeRoutes: RouteObject[] = [
   { path: 'children', element: page(ChildrenPage) },
   { path: 'children/new', element: page(NewChildPage) },
   { path: 'children/:userId', element: page(ChildPage) },
+  { path: 'unlock-requests', element: page(UnlockRequestsPage) },
+  { path: 'children/:userId/unlock-requests', element: page(UnlockRequestsPage) },
+  { path: 'children/:userId/unlock-requests/:requestId', element: page(UnlockRequestPage) },
+  {
+    path: 'children/:userId/unlock-requests/:requestId/review',
+    element: page(UnlockRequestPage, { step: 'review' }),
+  },
+  {
+    path: 'children/:userId/unlock-requests/:requestId/select-keychain',
+    element: page(UnlockRequestPage, { step: 'select-keychain' }),
+  },
+  {
+    path: 'children/:userId/unlock-requests/:requestId/edit-key/:keychainId',
+    element: page(UnlockRequestPage, { step: 'edit-key' }),
+  },
+  {
+    path: 'children/:userId/unlock-requests/:requestId/deny',
+    element: page(UnlockRequestPage, { step: 'deny' }),
+  },
+  {
+    path: 'children/:userId/suspend-filter-requests/:requestId',
+    element: page(SuspendFilterRequestPage),
+  },
   { path: 'computers', element: page(ComputersPage) },
   { path: 'computers/:computerId', element: page(ComputerPage) },
   { path: 'keychains', element: page(KeychainsPage) },

@@ -36,6 +36,8 @@ const PRODUCT_ENTITY_NAMES: Readonly<Record<string, string>> = {
   ComputerUser: 'Computer connection',
   NotificationMethod: 'Notification method',
   Parent: 'Account',
+  UnlockRequest: 'Unlock request',
+  SuspendFilterRequest: 'Suspension request',
 };
 
 /** The entity of a notFound error in product words: 'ComputerUser' → 'Computer connection'. */

@@ -29,6 +29,7 @@ import {
   type KeyWizardState,
   keyWizardReducer,
   newKeyWizardState,
+  type SaveKeyInput,
   toDateInputValue,
   toSaveKeyInput,
   visibleSteps,
@@ -41,16 +42,29 @@ type KeyWizardProps = {
   keychainId: string;
   /** An existing key to edit; absent to create a new one. */
   existingKey?: Key;
+  /** A ready starting state (e.g. a new key prefilled from an unlock request). */
+  initialState?: KeyWizardState;
+  /** Saves the key instead of the plain SaveKey; a rejection shows the error in the dialog. */
+  onSave?: (input: SaveKeyInput) => Promise<void>;
+  submitLabel?: string;
   onClose: () => void;
 };
 
 /** The 'Create a new key' / 'Edit key' dialog. Mount it only while open: it starts fresh each time. */
-export function KeyWizard({ keychainId, existingKey, onClose }: KeyWizardProps) {
-  const [state, dispatch] = useReducer(keyWizardReducer, undefined, () =>
-    existingKey
+export function KeyWizard({
+  keychainId,
+  existingKey,
+  initialState,
+  onSave,
+  submitLabel: customSubmitLabel,
+  onClose,
+}: KeyWizardProps) {
+  const [state, dispatch] = useReducer(keyWizardReducer, undefined, () => {
+    if (initialState) return initialState;
+    return existingKey
       ? existingKeyWizardState(existingKey)
-      : newKeyWizardState(keychainId, crypto.randomUUID()),
-  );
+      : newKeyWizardState(keychainId, crypto.randomUUID());
+  });
   const saveKey = useSaveKey();
 
   async function submit() {
@@ -58,6 +72,10 @@ export function KeyWizard({ keychainId, existingKey, onClose }: KeyWizardProps) 
     if (!canSubmit(state) || !saving.ok) return;
     dispatch({ type: 'saveStarted' });
     try {
+      if (onSave) {
+        await onSave(saving.input);
+        return;
+      }
       await saveKey.mutateAsync(saving.input);
       onClose();
     } catch (error) {
@@ -66,7 +84,7 @@ export function KeyWizard({ keychainId, existingKey, onClose }: KeyWizardProps) 
   }
 
   const isCreating = state.mode === 'create';
-  const submitLabel = isCreating ? 'Create key' : 'Save key';
+  const submitLabel = customSubmitLabel ?? (isCreating ? 'Create key' : 'Save key');
   const actions = (
     <>
       <Button variant="secondary" onClick={onClose} className="sm:mr-auto">

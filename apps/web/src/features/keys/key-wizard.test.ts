@@ -1,5 +1,5 @@
 import type { Key } from '@keyward/contract/shared';
-import { IP_ADDRESS_HINT, validateAddress } from '@keyward/domain/keys';
+import { IP_ADDRESS_HINT, newKeyEditorState, validateAddress } from '@keyward/domain/keys';
 import { describe, expect, test } from 'vitest';
 import {
   canGoBack,
@@ -10,6 +10,7 @@ import {
   type KeyWizardState,
   keyWizardReducer,
   newKeyWizardState,
+  prefilledKeyWizardState,
   toDateInputValue,
   toSaveKeyInput,
   visibleSteps,
@@ -298,5 +299,61 @@ describe('edit mode', () => {
     expect(failed).toMatchObject({ isSaving: false, saveError: 'Nope' });
     // the next edit clears the server error
     expect(run(failed, { type: 'commentChanged', comment: 'x' }).saveError).toBeUndefined();
+  });
+});
+
+describe('a new key prefilled in edit mode (accepting an unlock request)', () => {
+  const prefilled = () =>
+    prefilledKeyWizardState(KEYCHAIN_ID, KEY_ID, {
+      ...newKeyEditorState(),
+      keyType: 'app',
+      appScope: 'address',
+      address: 'zoom.us',
+      addressType: 'strict',
+      appIdentificationType: 'bundleId',
+      appBundleId: 'us.zoom.xos',
+    });
+
+  test('shows every step at once, the address options open, and submits at once', () => {
+    const state = prefilled();
+    expect(state.mode).toBe('edit');
+    expect(state.activeStep).toBeUndefined();
+    expect(state.isAdvancedAddress).toBe(true);
+    expect(visibleSteps(state)).toEqual([
+      'SetKeyType',
+      'AppKey_ChooseApp',
+      'AppKey_SetAppScope',
+      'AppKey_Advanced_SetAddress',
+      'Expiration',
+      'Comment',
+    ]);
+    expect(canSubmit(state)).toBe(true);
+  });
+
+  test('saves as a new key', () => {
+    expect(toSaveKeyInput(prefilled())).toEqual({
+      ok: true,
+      input: {
+        isNew: true,
+        id: KEY_ID,
+        keychainId: KEYCHAIN_ID,
+        key: {
+          type: 'domain',
+          domain: 'zoom.us',
+          scope: { type: 'single', single: { type: 'bundleId', bundleId: 'us.zoom.xos' } },
+        },
+      },
+    });
+  });
+
+  test('a created key is new, an existing one is not', () => {
+    expect(fresh().isNew).toBe(true);
+    expect(
+      existingKeyWizardState({
+        id: KEY_ID,
+        keychainId: KEYCHAIN_ID,
+        key: { type: 'domain', domain: 'example.com', scope: { type: 'webBrowsers' } },
+      }).isNew,
+    ).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ export type KeyWizardMode = 'create' | 'edit';
 
 export type KeyWizardState = {
   mode: KeyWizardMode;
+  /** Saved with isNew: a created key, or a prefilled one opened in edit mode. */
+  isNew: boolean;
   keyId: string;
   keychainId: string;
   editor: KeyEditorState;
@@ -61,6 +63,7 @@ export type KeyWizardEvent =
 export function newKeyWizardState(keychainId: string, keyId: string): KeyWizardState {
   return {
     mode: 'create',
+    isNew: true,
     keyId,
     keychainId,
     editor: newKeyEditorState(),
@@ -77,8 +80,32 @@ export function existingKeyWizardState(key: Key): KeyWizardState {
   const editor = sharedKeyToKeyEditorState(key.key, key.comment, key.expiration);
   return {
     mode: 'edit',
+    isNew: false,
     keyId: key.id,
     keychainId: key.keychainId,
+    editor,
+    activeStep: undefined,
+    isAdvancedAddress: editor.addressType !== 'standard',
+    isAdvancedScope: editor.addressScope === 'singleApp',
+    appSearch: '',
+    isSaving: false,
+  };
+}
+
+/**
+ * A new key opened in edit mode with every step shown, prefilled (e.g. from an unlock request);
+ * advanced options show when the prefill uses them.
+ */
+export function prefilledKeyWizardState(
+  keychainId: string,
+  keyId: string,
+  editor: KeyEditorState,
+): KeyWizardState {
+  return {
+    mode: 'edit',
+    isNew: true,
+    keyId,
+    keychainId,
     editor,
     activeStep: undefined,
     isAdvancedAddress: editor.addressType !== 'standard',
@@ -133,7 +160,7 @@ export function toSaveKeyInput(
   const conversion = keyEditorStateToSharedKey(state.editor);
   if (!conversion.ok) return conversion;
   const input: SaveKeyInput = {
-    isNew: state.mode === 'create',
+    isNew: state.isNew,
     id: state.keyId,
     keychainId: state.keychainId,
     key: conversion.key,

@@ -1,0 +1,301 @@
+import type { UnlockRequest } from '@keyward/contract/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  currentLocation,
+  fakeServer,
+  loggedIn,
+  renderApp,
+  serverError,
+} from '../../../test/helpers';
+import { adminKeychainOf } from '../keychains/test-fixtures';
+import { EMMA_ID, LEO_ID, REQUEST_ID, SCHOOL_ID, unlockRequestOf } from './test-fixtures';
+
+const toast = vi.hoisted(() => ({ loading: vi.fn(), success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast, Toaster: () => null }));
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  loggedIn();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+});
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+const BASE = `/children/${EMMA_ID}/unlock-requests/${REQUEST_ID}`;
+
+describe('unlock request lists', () => {
+  test('all children: pending first, each card with child, time ago, target, comment', async () => {
+    fakeServer((op) =>
+      op === 'GetUnlockRequests'
+        ? {
+            body: [
+              unlockRequestOf({
+                id: 'a0000000-0000-4000-8000-000000000001',
+                status: 'accepted',
+                createdAt: minutesAgo(1),
+                url: 'https://old.example.com',
+              }),
+              unlockRequestOf({
+                id: 'a0000000-0000-4000-8000-000000000002',
+                userId: LEO_ID,
+                userName: 'Leo',
+                createdAt: minutesAgo(5),
+                requestComment: 'Minecraft server',
+                url: undefined,
+                domain: undefined,
+                ipAddress: '93.184.216.34',
+                appName: 'Minecraft',
+                appCategories: ['games'],
+              }),
+            ],
+          }
+        : serverError('notFound'),
+    );
+    renderApp('/unlock-requests');
+
+    const cards = await screen.findAllByRole('article');
+    expect(cards).toHaveLength(2);
+    const [leo, emma] = cards as [HTMLElement, HTMLElement];
+    expect(within(leo).getByRole('heading', { name: 'Leo' })).toBeInTheDocument();
+    expect(within(leo).getByText('5 minutes ago')).toBeInTheDocument();
+    expect(within(leo).getByText('93.184.216.34')).toBeInTheDocument();
+    expect(within(leo).getByText('“Minecraft server”')).toBeInTheDocument();
+    expect(within(leo).getByRole('link', { name: 'Accept' })).toHaveAttribute(
+      'href',
+      `/children/${LEO_ID}/unlock-requests/a0000000-0000-4000-8000-000000000002/select-keychain`,
+    );
+    expect(within(leo).getByRole('link', { name: 'Deny' })).toHaveAttribute(
+      'href',
+      `/children/${LEO_ID}/unlock-requests/a0000000-0000-4000-8000-000000000002/deny`,
+    );
+    expect(within(emma).getByText('accepted')).toBeInTheDocument();
+    expect(within(emma).queryByRole('link', { name: 'Accept' })).not.toBeInTheDocument();
+  });
+
+  test("one child's page asks for that child's requests and shows the spec's empty state", async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'GetUserUnlockRequests') return { body: [] };
+      if (op === 'GetUser') return { body: { id: EMMA_ID, name: 'Emma' } };
+      return serverError('notFound');
+    });
+    renderApp(`/children/${EMMA_ID}/unlock-requests`);
+    expect(await screen.findByText('No unlock requests for this child')).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'GetUserUnlockRequests')?.body).toBe(EMMA_ID);
+    expect(calls.some((call) => call.op === 'GetUnlockRequests')).toBe(false);
+    expect(
+      await screen.findByRole('heading', { name: "Emma's unlock requests" }),
+    ).toBeInTheDocument();
+  });
+});
+
+function server(
+  request: UnlockRequest,
+  {
+    keychains = [adminKeychainOf({ id: SCHOOL_ID, name: 'School' }, [EMMA_ID])],
+    failing = '',
+  } = {},
+) {
+  let current = request;
+  return fakeServer((op, body) => {
+    if (op === failing) return serverError('serverError', {}, 500);
+    switch (op) {
+      case 'GetUnlockRequest':
+        return { body: current };
+      case 'GetUserUnlockRequests':
+        return { body: [current] };
+      case 'GetUser':
+        return { body: { id: EMMA_ID, name: 'Emma' } };
+      case 'GetAdminKeychains':
+        return { body: { keychains, children: [{ id: EMMA_ID, name: 'Emma' }] } };
+      case 'GetIdentifiedApps':
+        return { body: [] };
+      case 'SaveKey':
+        return { body: { success: true } };
+      case 'UpdateUnlockRequest':
+        current = { ...current, status: (body as { status: UnlockRequest['status'] }).status };
+        return { body: { success: true } };
+      default:
+        return serverError('notFound');
+    }
+  });
+}
+
+describe('unlock request detail', () => {
+  test('a pending request opens its review with the app details on demand', async () => {
+    server(unlockRequestOf({ createdAt: minutesAgo(3), ipAddress: '1.2.3.4' }));
+    const user = userEvent.setup();
+    renderApp(BASE);
+    await waitFor(() => expect(currentLocation()).toBe(`${BASE}/review`));
+    expect(await screen.findByRole('heading', { name: 'Unlock request' })).toBeInTheDocument();
+    expect(screen.getByText('“For my homework”')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'https://www.khanacademy.org/math' })).toHaveAttribute(
+      'href',
+      'https://www.khanacademy.org/math',
+    );
+    const details = screen.getByText('App details').closest('details') as HTMLElement;
+    expect(details).not.toHaveAttribute('open');
+    await user.click(screen.getByText('App details'));
+    expect(details).toHaveAttribute('open');
+    expect(within(details).getByText('browser')).toBeInTheDocument();
+    expect(within(details).getByText('com.apple.Safari')).toBeInTheDocument();
+    expect(within(details).getByText('1.2.3.4')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Accept' })).toHaveAttribute(
+      'href',
+      `${BASE}/select-keychain`,
+    );
+  });
+
+  test('a decided request shows its final status, and its sub-routes lead back to it', async () => {
+    server(unlockRequestOf({ status: 'rejected' }));
+    renderApp(`${BASE}/select-keychain`);
+    await waitFor(() => expect(currentLocation()).toBe(BASE));
+    expect(await screen.findByText('This request was denied.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Accept' })).not.toBeInTheDocument();
+  });
+
+  test('another parent\'s or a missing request is "not found"', async () => {
+    fakeServer(() => serverError('notFound', { entityName: 'UnlockRequest' }, 404));
+    renderApp(BASE);
+    expect(await screen.findByText('Unlock request not found.')).toBeInTheDocument();
+  });
+});
+
+describe('accepting', () => {
+  test('pick one of my keychains, the wizard is prefilled, submit saves the key and accepts', async () => {
+    const calls = server(unlockRequestOf(), {
+      keychains: [
+        adminKeychainOf({ id: SCHOOL_ID, name: 'School', numKeys: 2 }, [EMMA_ID]),
+        adminKeychainOf({
+          id: 'c0000000-0000-4000-8000-000000000009',
+          name: 'Somebody else',
+          parentId: '99999999-9999-4999-8999-999999999999',
+        }),
+      ],
+    });
+    const user = userEvent.setup();
+    renderApp(`${BASE}/select-keychain`);
+
+    const school = await screen.findByRole('link', { name: /School/ });
+    expect(screen.queryByRole('link', { name: /Somebody else/ })).not.toBeInTheDocument();
+    await user.click(school);
+    expect(currentLocation()).toBe(`${BASE}/edit-key/${SCHOOL_ID}`);
+
+    const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+    // every step shows at once (edit mode), prefilled from the request
+    expect(within(wizard).getByText('www.khanacademy.org')).toBeInTheDocument();
+    expect(within(wizard).getByText('Web browsers')).toBeInTheDocument();
+    await user.click(within(wizard).getByRole('button', { name: 'Save key and accept' }));
+
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${EMMA_ID}/unlock-requests`));
+    const saveKey = calls.find((call) => call.op === 'SaveKey');
+    expect(saveKey?.body).toMatchObject({
+      isNew: true,
+      keychainId: SCHOOL_ID,
+      key: { type: 'domain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
+    });
+    const update = calls.find((call) => call.op === 'UpdateUnlockRequest');
+    expect(update?.body).toEqual({ id: REQUEST_ID, status: 'accepted' });
+    expect(calls.indexOf(saveKey as never)).toBeLessThan(calls.indexOf(update as never));
+    expect(toast.success).toHaveBeenCalledWith('Unlock request accepted!');
+  });
+
+  test('an app request becomes an app key scoped to the address', async () => {
+    const calls = server(
+      unlockRequestOf({
+        url: undefined,
+        domain: 'zoom.us',
+        appName: 'Zoom',
+        appSlug: undefined,
+        appBundleId: 'us.zoom.xos',
+        appCategories: ['video'],
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+    expect(within(wizard).getByText('One address')).toBeInTheDocument();
+    await user.click(within(wizard).getByRole('button', { name: 'Save key and accept' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.op === 'SaveKey')?.body).toMatchObject({
+        key: {
+          type: 'domain',
+          domain: 'zoom.us',
+          scope: { type: 'single', single: { type: 'bundleId', bundleId: 'us.zoom.xos' } },
+        },
+      }),
+    );
+  });
+
+  test("with no keychain of my own, the spec's message instead of a list", async () => {
+    server(unlockRequestOf(), { keychains: [] });
+    renderApp(`${BASE}/select-keychain`);
+    expect(
+      await screen.findByText(/Emma needs at least one keychain before you can accept/),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create a keychain' })).toHaveAttribute(
+      'href',
+      '/keychains/new',
+    );
+  });
+
+  test('a failed accept shows the error screen; Try again does not save the key twice', async () => {
+    let isDown = true;
+    const calls = fakeServer((op) => {
+      switch (op) {
+        case 'GetUnlockRequest':
+          return { body: unlockRequestOf() };
+        case 'GetAdminKeychains':
+          return { body: { keychains: [adminKeychainOf({ id: SCHOOL_ID })], children: [] } };
+        case 'SaveKey':
+          return { body: { success: true } };
+        case 'UpdateUnlockRequest':
+          return isDown ? serverError('serverError', {}, 500) : { body: { success: true } };
+        default:
+          return { body: [] };
+      }
+    });
+    const user = userEvent.setup();
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Save key and accept' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Error accepting unlock request' }),
+    ).toBeInTheDocument();
+
+    isDown = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${EMMA_ID}/unlock-requests`));
+    expect(calls.filter((call) => call.op === 'SaveKey')).toHaveLength(1);
+    expect(calls.filter((call) => call.op === 'UpdateUnlockRequest')).toHaveLength(2);
+  });
+});
+
+describe('denying', () => {
+  test('sends the optional comment the child sees', async () => {
+    const calls = server(unlockRequestOf());
+    const user = userEvent.setup();
+    renderApp(`${BASE}/deny`);
+    await user.type(await screen.findByLabelText('Comment for Emma'), 'Not on a school night');
+    await user.click(screen.getByRole('button', { name: 'Deny request' }));
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${EMMA_ID}/unlock-requests`));
+    expect(calls.find((call) => call.op === 'UpdateUnlockRequest')?.body).toEqual({
+      id: REQUEST_ID,
+      status: 'rejected',
+      responseComment: 'Not on a school night',
+    });
+  });
+
+  test('a failed deny shows the error screen with Try again', async () => {
+    server(unlockRequestOf(), { failing: 'UpdateUnlockRequest' });
+    const user = userEvent.setup();
+    renderApp(`${BASE}/deny`);
+    await user.click(await screen.findByRole('button', { name: 'Deny request' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Error denying unlock request' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});
