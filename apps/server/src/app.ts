@@ -16,6 +16,8 @@ import { type Clock, systemClock } from './services/clock.ts';
 import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
 import { createPushHub } from './services/push.ts';
 import { createRateLimiter } from './services/rate-limit.ts';
+import { createSlackSender, type SlackSender } from './services/slack.ts';
+import { createSmsSender, type SmsSender } from './services/sms.ts';
 import { createTokenService } from './services/tokens.ts';
 
 export interface BuildAppOptions {
@@ -24,6 +26,9 @@ export interface BuildAppOptions {
   db?: Db;
   clock?: Clock;
   mailer?: Mailer;
+  /** Test doubles for the text and Slack channels (default: from config). */
+  sms?: SmsSender;
+  slack?: SlackSender;
 }
 
 const NAMESPACES: Namespace[] = [
@@ -55,6 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateLimit: createRateLimiter(db, clock, config.rateLimitScale),
     tokens: createTokenService(config),
     push,
+    sms: options.sms ?? createSmsSender(config, app.log),
+    slack: options.slack ?? createSlackSender(config, app.log),
   };
 
   await app.register(helmet, {

@@ -20,6 +20,10 @@ export interface Config {
   /** Allow-list of dashboard origins (no trailing slash). The first entry is the default for links. */
   dashboardUrls: string[];
   smtpUrl: string | undefined;
+  /** Twilio-compatible SMS REST API; undefined → texts go to DATA_DIR/outbox. */
+  sms: SmsConfig | undefined;
+  /** Slack Web API base URL (ends with `/`); undefined → Slack messages go to DATA_DIR/outbox. */
+  slackApiUrl: string | undefined;
   webDist: string;
   operatorEmail: string | undefined;
   appName: string;
@@ -38,6 +42,17 @@ export interface Config {
   /** Latest Mac app version per channel, when configured. */
   releases: Partial<Record<ReleaseChannelName, string>>;
 }
+
+export interface SmsConfig {
+  /** Base URL without trailing slash, e.g. `https://api.twilio.com`. */
+  apiUrl: string;
+  accountSid: string;
+  authToken: string;
+  /** Sender number (E.164). */
+  from: string;
+}
+
+export const SLACK_PUBLIC_API_URL = 'https://slack.com/api/';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -113,6 +128,35 @@ function parseVersion(variable: string, raw: string | undefined): string | undef
     throw new ConfigError(variable, `must be a version like 2.4.1, got "${raw}"`);
   }
   return raw;
+}
+
+function parseSms(env: Env): SmsConfig | undefined {
+  const apiUrl = optional(env, 'SMS_API_URL');
+  if (apiUrl === undefined) return undefined;
+  const base = parseOrigin('SMS_API_URL', apiUrl);
+  const required = (name: string) => {
+    const value = optional(env, name);
+    if (value === undefined) throw new ConfigError(name, 'is required when SMS_API_URL is set');
+    return value;
+  };
+  return {
+    apiUrl: base,
+    accountSid: required('SMS_ACCOUNT_SID'),
+    authToken: required('SMS_AUTH_TOKEN'),
+    from: required('SMS_FROM'),
+  };
+}
+
+/**
+ * Slack needs no operator credentials (each method carries the parent's bot token), so unset means
+ * Slack's public API; `outbox` keeps messages local. Under NODE_ENV=test unset means outbox, so a
+ * test never reaches the internet.
+ */
+function parseSlackApiUrl(env: Env, mode: Mode): string | undefined {
+  const raw = optional(env, 'SLACK_API_URL');
+  if (raw === undefined) return mode === 'test' ? undefined : SLACK_PUBLIC_API_URL;
+  if (raw.toLowerCase() === 'outbox') return undefined;
+  return `${parseOrigin('SLACK_API_URL', raw)}/`;
 }
 
 /** Keys not given in the environment are generated once and kept in DATA_DIR/secrets.json. */
@@ -204,6 +248,8 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteFile: path.join(dataDir, 'keyward.sqlite'),
     dashboardUrls,
     smtpUrl,
+    sms: parseSms(env),
+    slackApiUrl: parseSlackApiUrl(env, mode),
     webDist: path.resolve(
       baseDir,
       optional(env, 'WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist'),

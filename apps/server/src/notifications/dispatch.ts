@@ -1,4 +1,15 @@
+import type { AdminNotificationTrigger } from '@keyward/contract/shared';
+import { planDispatch } from '@keyward/domain/notifications';
+import { fromDbJson } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
+import {
+  MAX_LISTED_TARGETS,
+  type NotificationFacts,
+  notificationUrl,
+  plainText,
+  securityEventSummary,
+} from './content.ts';
+import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 
 // Parent notifications (server-behaviour §6). The single entry point that triggers call AFTER their
 // transaction has committed. It never throws: each rule is sent independently, a failing channel is
@@ -51,6 +62,180 @@ export async function notifyParent(
   ctx: NotifyContext,
   notification: ParentNotification,
 ): Promise<void> {
-  // Placeholder until the notifications module lands: logs only.
-  ctx.log.info({ notification }, 'parent notification (dispatch not built yet)');
+  try {
+    const rules = await loadRules(ctx, notification.parentId);
+    const plan = planDispatch(rules, notification.trigger);
+    if (plan.kind === 'nothing') {
+      ctx.log.info(
+        { trigger: notification.trigger, parentId: notification.parentId },
+        'parent notification: no rule for this trigger',
+      );
+      return;
+    }
+    const facts = await factsOf(ctx, notification);
+    if (plan.kind === 'fallbackEmail') {
+      await attempt(ctx, notification, 'fallback email', () => sendFallbackEmail(ctx, facts));
+      return;
+    }
+    await Promise.all(
+      plan.rules.map((rule) =>
+        attempt(ctx, notification, `rule ${rule.id} (${rule.config.case})`, () =>
+          sendThroughMethod(ctx, rule.config, facts),
+        ),
+      ),
+    );
+  } catch (error) {
+    ctx.log.error(
+      { err: error, trigger: notification.trigger, parentId: notification.parentId },
+      'parent notification failed',
+    );
+  }
+}
+
+interface Rule {
+  id: string;
+  trigger: AdminNotificationTrigger;
+  methodId: string;
+  config: StoredMethodConfig;
+}
+
+async function loadRules(ctx: NotifyContext, parentId: string): Promise<Rule[]> {
+  const rows = await ctx.db
+    .selectFrom('notifications as n')
+    .innerJoin('notification_methods as m', 'm.id', 'n.method_id')
+    .select(['n.id', 'n.trigger', 'n.method_id', 'm.config'])
+    .where('n.parent_id', '=', parentId)
+    .where('m.parent_id', '=', parentId)
+    .orderBy('n.created_at')
+    .orderBy('n.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    trigger: row.trigger,
+    methodId: row.method_id,
+    config: fromDbJson<StoredMethodConfig>(row.config),
+  }));
+}
+
+/** One delivery: a failure is logged at error level and never reaches the caller or the others. */
+async function attempt(
+  ctx: NotifyContext,
+  notification: ParentNotification,
+  what: string,
+  send: () => Promise<void>,
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    ctx.log.error(
+      { err: error, trigger: notification.trigger, parentId: notification.parentId },
+      `parent notification: ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+async function factsOf(
+  ctx: NotifyContext,
+  notification: ParentNotification,
+): Promise<NotificationFacts> {
+  let targets: string[] = [];
+  let count = 1;
+  let comment: string | null = null;
+  if (notification.trigger === 'unlockRequestSubmitted') {
+    const ids = [...new Set(notification.requestIds.map((id) => id.toLowerCase()))];
+    count = Math.max(1, ids.length);
+    if (ids.length > 0) {
+      const rows = await ctx.db
+        .selectFrom('unlock_requests as r')
+        .innerJoin('computer_users as cu', 'cu.id', 'r.computer_user_id')
+        .select([
+          'r.id',
+          'r.url',
+          'r.hostname',
+          'r.ip_address',
+          'r.app_bundle_id',
+          'r.request_comment',
+        ])
+        .where('r.id', 'in', ids.slice(0, MAX_LISTED_TARGETS))
+        .where('cu.child_id', '=', notification.childId)
+        .execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+      targets = ordered.map((r) => r.url ?? r.hostname ?? r.ip_address ?? r.app_bundle_id);
+      comment = ordered.find((r) => r.request_comment)?.request_comment ?? null;
+    }
+  }
+  return {
+    notification,
+    url: notificationUrl(ctx.dashboardUrl, notification, count),
+    targets,
+    count,
+    comment,
+  };
+}
+
+async function sendThroughMethod(
+  ctx: NotifyContext,
+  config: StoredMethodConfig,
+  facts: NotificationFacts,
+): Promise<void> {
+  switch (config.case) {
+    case 'email':
+      return sendEmail(ctx, config.email, facts);
+    case 'text':
+      return ctx.services.sms.send(config.phoneNumber, plainText(ctx.config.appName, facts));
+    case 'slack':
+      return ctx.services.slack.post({
+        token: decryptSlackToken(config, ctx.services.tokens),
+        channelId: config.channelId,
+        channelName: config.channelName,
+        text: plainText(ctx.config.appName, facts),
+      });
+  }
+}
+
+async function sendFallbackEmail(ctx: NotifyContext, facts: NotificationFacts): Promise<void> {
+  const parent = await ctx.db
+    .selectFrom('parents')
+    .select('email')
+    .where('id', '=', facts.notification.parentId)
+    .executeTakeFirst();
+  if (!parent) throw new Error('parent not found');
+  const settingsUrl = `${ctx.dashboardUrl.replace(/\/$/, '')}/settings`;
+  await sendEmail(ctx, parent.email, facts, { settingsUrl });
+}
+
+async function sendEmail(
+  ctx: NotifyContext,
+  to: string,
+  facts: NotificationFacts,
+  fallback?: { settingsUrl: string },
+): Promise<void> {
+  const n = facts.notification;
+  switch (n.trigger) {
+    case 'unlockRequestSubmitted':
+      return ctx.services.email.send('notify-unlock-request', to, {
+        childName: n.childName,
+        count: facts.count,
+        targets: facts.targets,
+        comment: facts.comment,
+        url: facts.url,
+        fallback,
+      });
+    case 'suspendFilterRequestSubmitted':
+      return ctx.services.email.send('notify-suspend-filter', to, {
+        childName: n.childName,
+        durationSeconds: n.durationSeconds,
+        comment: n.comment,
+        url: facts.url,
+        fallback,
+      });
+    case 'adminChildSecurityEvent':
+      return ctx.services.email.send('notify-security-event', to, {
+        childName: n.childName,
+        summary: securityEventSummary(n.event, n.detail),
+        explanation: null,
+        url: facts.url,
+      });
+  }
 }

@@ -5,6 +5,8 @@ import type { Clock } from '../services/clock.ts';
 import type { EmailService, Mailer } from '../services/mail.ts';
 import type { PushHub } from '../services/push.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
+import type { SlackSender } from '../services/slack.ts';
+import type { SmsSender } from '../services/sms.ts';
 import type { TokenService } from '../services/tokens.ts';
 
 /** Created once in buildApp; add new services (push, sms, slack, billing, storage) here. */
@@ -15,6 +17,10 @@ export interface Services {
   tokens: TokenService;
   /** Server → Mac push messages (services/push.ts). */
   push: PushHub;
+  /** Text messages: Twilio-compatible REST API or the outbox (services/sms.ts). */
+  sms: SmsSender;
+  /** Slack chat.postMessage or the outbox (services/slack.ts). */
+  slack: SlackSender;
 }
 
 /** What every resolver receives. */

@@ -14,9 +14,54 @@ export interface TemplateParams {
   're-signup': { loginUrl: string; resetUrl: string };
   /** To the operator: a parent asked for a public keychain that does not exist yet. */
   'keychain-request': { parentEmail: string; searchQuery: string; description: string };
+  /** §6.2: one or several unlock requests of one batch; `fallback` = the parent has no rules. */
+  'notify-unlock-request': {
+    childName: string;
+    count: number;
+    /** What the child asked for (the first few targets), shown as a list. */
+    targets: string[];
+    comment: string | null;
+    url: string;
+    fallback?: { settingsUrl: string };
+  };
+  'notify-suspend-filter': {
+    childName: string;
+    durationSeconds: number;
+    comment: string | null;
+    url: string;
+    fallback?: { settingsUrl: string };
+  };
+  'notify-security-event': {
+    childName: string;
+    /** "<words>: <detail>" */
+    summary: string;
+    explanation: string | null;
+    url: string;
+  };
+  'verify-notification-email': { code: number };
 }
 
 export type TemplateName = keyof TemplateParams;
+
+/** The paragraph of the §6.1 fallback email: no rules yet, and where to set them up. */
+export function noNotificationsParagraph(appName: string, settingsUrl: string): string {
+  return `You are getting this email because you haven't set up any notifications yet, so ${appName} sends them to your account email address. To choose how you are notified (email, text message or Slack) and for which events, go to Settings: ${settingsUrl}`;
+}
+
+/** "10 minutes", "1 hour and 30 minutes", "45 seconds". */
+export function durationInWords(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const rest = total % 60;
+  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const parts = [
+    ...(hours > 0 ? [part(hours, 'hour')] : []),
+    ...(minutes > 0 ? [part(minutes, 'minute')] : []),
+    ...(rest > 0 || total === 0 ? [part(rest, 'second')] : []),
+  ];
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
 
 export interface TemplateContext {
   appName: string;
@@ -95,6 +140,53 @@ const templates: Templates = {
       `They searched for: ${searchQuery === '' ? '(nothing)' : searchQuery}`,
       `What they need: ${description}`,
     ],
+  }),
+  'notify-unlock-request': (
+    { childName, count, targets, comment, url, fallback },
+    { appName },
+  ) => ({
+    subject:
+      count === 1
+        ? `New unlock request from ${childName}`
+        : `${count} new unlock requests from ${childName}`,
+    paragraphs: [
+      count === 1
+        ? `${childName} asked to unlock ${targets[0] ?? 'something'}.`
+        : `${childName} asked to unlock ${count} things: ${targets.join(', ')}${targets.length < count ? ', …' : ''}.`,
+      ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
+      'View the details and approve or deny:',
+    ],
+    action: { label: count === 1 ? 'View the request' : 'View the requests', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+  }),
+  'notify-suspend-filter': (
+    { childName, durationSeconds, comment, url, fallback },
+    { appName },
+  ) => ({
+    subject: `[${appName}] New suspend filter request from ${childName}`,
+    paragraphs: [
+      `${childName} asked to suspend the filter for ${durationInWords(durationSeconds)}.`,
+      ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
+      'View the details and approve or deny:',
+    ],
+    action: { label: 'View the request', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+  }),
+  'notify-security-event': ({ childName, summary, explanation, url }, { appName }) => ({
+    subject: `[${appName}] Security event for child: ${childName}`,
+    paragraphs: [
+      `Received security event: "${summary}" for child ${childName}.`,
+      ...(explanation ? [explanation] : []),
+    ],
+    action: { label: 'View security events', url },
+  }),
+  'verify-notification-email': ({ code }, { appName }) => ({
+    subject: `Your ${appName} verification code`,
+    paragraphs: [
+      `Your verification code is ${code}`,
+      `Enter it in ${appName} to start receiving notifications at this address. It works once, for 60 minutes.`,
+    ],
+    footnotes: ['If you did not ask for this, you can ignore this email.'],
   }),
 };
 

@@ -1,0 +1,72 @@
+import { durationInWords } from '../services/mail-templates.ts';
+import type { ParentNotification } from './dispatch.ts';
+
+// The words and links of parent notifications (server-behaviour §6.2). Emails render these facts
+// through the notify-* templates; texts and Slack messages use `plainText`.
+
+/** Shown at most in one message; the link leads to the full list. */
+export const MAX_LISTED_TARGETS = 5;
+
+export interface NotificationFacts {
+  notification: ParentNotification;
+  /** Absolute link to the dashboard page of the event. */
+  url: string;
+  /** Unlock requests: what the child asked for (first MAX_LISTED_TARGETS), and how many. */
+  targets: string[];
+  count: number;
+  /** Unlock requests: the batch's shared comment. */
+  comment: string | null;
+}
+
+export function notificationUrl(
+  dashboardUrl: string,
+  notification: ParentNotification,
+  count: number,
+): string {
+  const base = dashboardUrl.replace(/\/$/, '');
+  const child = `${base}/children/${notification.childId}`;
+  switch (notification.trigger) {
+    case 'unlockRequestSubmitted':
+      return count === 1 && notification.requestIds[0]
+        ? `${child}/unlock-requests/${notification.requestIds[0]}`
+        : `${child}/unlock-requests`;
+    case 'suspendFilterRequestSubmitted':
+      return notification.path
+        ? `${base}/${notification.path.replace(/^\//, '')}`
+        : `${child}/suspend-filter-requests/${notification.requestId}`;
+    case 'adminChildSecurityEvent':
+      return `${base}/security-events`;
+  }
+}
+
+/** `filterSuspendedRemotely` → `Filter suspended remotely`. */
+export function securityEventWords(event: string): string {
+  const words = event
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bmac ?os\b/g, 'macOS')
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function securityEventSummary(event: string, detail: string | null): string {
+  const words = securityEventWords(event);
+  return detail ? `${words}: ${detail}` : words;
+}
+
+/** The one-line message of texts and Slack (§6.2). */
+export function plainText(appName: string, facts: NotificationFacts): string {
+  const { notification: n, url } = facts;
+  switch (n.trigger) {
+    case 'unlockRequestSubmitted': {
+      const what = facts.count === 1 ? 'New unlock request' : `${facts.count} new unlock requests`;
+      return `[${appName}] ${what} from user "${n.childName}". View the details and approve or deny at ${url}`;
+    }
+    case 'suspendFilterRequestSubmitted': {
+      const comment = n.comment ? ` Comment: "${n.comment}".` : '';
+      return `[${appName}] New suspend filter request from user "${n.childName}" for ${durationInWords(n.durationSeconds)}.${comment} View the details and approve or deny at ${url}`;
+    }
+    case 'adminChildSecurityEvent':
+      return `[${appName}] Received security event: "${securityEventSummary(n.event, n.detail)}" for child ${n.childName}. ${url}`;
+  }
+}

@@ -1,0 +1,75 @@
+import type { AdminNotificationTrigger } from '@keyward/contract/shared';
+import { toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import type { ParentContext } from '../../pairql/context.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { ownedNotification, ownedNotificationMethod } from '../ownership.ts';
+
+const TRIGGER_WORDS: Record<AdminNotificationTrigger, string> = {
+  unlockRequestSubmitted: 'unlock requests',
+  suspendFilterRequestSubmitted: 'suspension requests',
+  adminChildSecurityEvent: 'admin-child security events',
+};
+
+// server-behaviour §3.8: a rule "this trigger → this verified method". New rules take the client's
+// id (an id already taken → badRequest); updates change method and trigger of an own rule. One
+// (method, trigger) pair per parent: a second one → badRequest, nothing changed.
+export default dashboardResolver('SaveNotification', async (input, ctx) => {
+  const rule = input.isNew ? undefined : await ownedNotification(ctx.db, ctx.parentId, input.id);
+  const method = await ownedNotificationMethod(ctx.db, ctx.parentId, input.methodId);
+  await refuseDuplicate(ctx, method.id, input.trigger, rule?.id);
+
+  if (rule) {
+    await ctx.db
+      .updateTable('notifications')
+      .set({ method_id: method.id, trigger: input.trigger })
+      .where('id', '=', rule.id)
+      .where('parent_id', '=', ctx.parentId)
+      .execute();
+    return { success: true };
+  }
+
+  const inserted = await ctx.db
+    .insertInto('notifications')
+    .values({
+      id: input.id,
+      parent_id: ctx.parentId,
+      method_id: method.id,
+      trigger: input.trigger,
+      created_at: toDbTime(ctx.clock.now()),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
+    // lost a race for the same pair, or the id is taken (by any parent's rule)
+    await refuseDuplicate(ctx, method.id, input.trigger);
+    throw badRequest(
+      '6f2d8a17',
+      `Notification id ${input.id} already exists`,
+      'This notification could not be created. Please reload the page and try again.',
+    );
+  }
+  return { success: true };
+});
+
+async function refuseDuplicate(
+  ctx: ParentContext,
+  methodId: string,
+  trigger: AdminNotificationTrigger,
+  exceptRuleId?: string,
+) {
+  let query = ctx.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('parent_id', '=', ctx.parentId)
+    .where('method_id', '=', methodId)
+    .where('trigger', '=', trigger);
+  if (exceptRuleId) query = query.where('id', '!=', exceptRuleId);
+  if (await query.executeTakeFirst()) {
+    throw badRequest(
+      'c93e0b52',
+      'Duplicate notification (same method and trigger)',
+      `You already have a notification for ${TRIGGER_WORDS[trigger]} through this method.`,
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { isMethodDeletable } from '@keyward/domain/notifications';
+import { fromDbJson } from '../../../db/values.ts';
+import { type StoredMethodConfig, toWireConfig } from '../../../notifications/method-config.ts';
+import { badRequest } from '../../../pairql/errors.ts';
+import { ownedNotificationMethod, ownedParent } from '../../ownership.ts';
+import { deleteEntityHandler } from './handler.ts';
+
+// server-behaviour §3.2 and the spec's deletable flag: an own verified method that no notification
+// uses and that is not the email method for the account's own address.
+export default deleteEntityHandler(async (id, ctx) => {
+  const method = await ownedNotificationMethod(ctx.db, ctx.parentId, id);
+  const parent = await ownedParent(ctx.db, ctx.parentId, ctx.parentId);
+  const rules = await ctx.db
+    .selectFrom('notifications')
+    .select('method_id as methodId')
+    .where('parent_id', '=', ctx.parentId)
+    .where('method_id', '=', method.id)
+    .execute();
+  const config = toWireConfig(fromDbJson<StoredMethodConfig>(method.config), ctx.services.tokens);
+  if (!isMethodDeletable({ id: method.id, config }, rules, parent.email)) {
+    throw rules.length > 0
+      ? badRequest(
+          '4e9b7d05',
+          'Notification method in use',
+          'This notification method is used by a notification. Delete or change that notification first.',
+        )
+      : badRequest(
+          '9a1c6e38',
+          'The account email method cannot be deleted',
+          "Your account's email address can't be removed as a notification method.",
+        );
+  }
+  // the rule check and the delete race with SaveNotification: delete only while still unused
+  const deleted = await ctx.db
+    .deleteFrom('notification_methods')
+    .where('id', '=', method.id)
+    .where('parent_id', '=', ctx.parentId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('notifications')
+            .select('id')
+            .whereRef('method_id', '=', 'notification_methods.id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) {
+    throw badRequest(
+      '4e9b7d05',
+      'Notification method in use',
+      'This notification method is used by a notification. Delete or change that notification first.',
+    );
+  }
+});
