@@ -14,6 +14,8 @@ export const VALUE_OPTIONS = [
   'os-version',
   'heartbeat-seconds',
   'at',
+  'app',
+  'comment',
 ] as const;
 export const FLAG_OPTIONS = ['admin', 'json', 'help'] as const;
 
@@ -125,9 +127,16 @@ Commands:
   state suspended <min>     report a filter suspension ending in <min> minutes
   state downtime <min>      report downtime ending in <min> minutes
   state downtime-paused <min>
-  online                    hold the push channel, print pushes, check in on userUpdated
+  online                    hold the push channel, print pushes and decisions as they
+                            arrive, check in on userUpdated
       --heartbeat-seconds 90
   keys [--at <ISO date>]    print the keys that apply on this computer now
+  unlock <url|host|ip>...   ask the parent to unlock these (one request each, sent together)
+      --app <bundle id>     the app that was blocked (default com.apple.Safari)
+      --comment "..."       one comment for the whole batch
+  suspend <minutes>         ask the parent to suspend the filter for <minutes>
+      --comment "..."
+  requests                  list what this Mac asked and what the parent decided
   disconnect                go offline and delete the state file
   help                      print this text
 

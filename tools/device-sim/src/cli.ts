@@ -7,8 +7,11 @@ import { connect } from './commands/connect.ts';
 import { disconnect } from './commands/disconnect.ts';
 import { keys } from './commands/keys.ts';
 import { online } from './commands/online.ts';
+import { requests } from './commands/requests.ts';
 import { NotConnectedError } from './commands/shared.ts';
 import { state } from './commands/state.ts';
+import { suspend } from './commands/suspend.ts';
+import { unlock } from './commands/unlock.ts';
 import { type CommandContext, EXIT, type ExitCode, type Io } from './io.ts';
 import { StateFileError } from './state.ts';
 
@@ -18,6 +21,9 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<ExitCode>> = {
   state,
   online,
   keys,
+  unlock,
+  suspend,
+  requests,
   disconnect,
 };
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FilterState } from '@keyward/contract/device';
+import { FilterSuspensionDecision, RequestStatus } from '@keyward/contract/shared';
 import { z } from 'zod';
 
 // The simulated Mac's memory between commands. Not a wire shape: only this tool reads it.
@@ -27,6 +28,33 @@ export const DEFAULT_MAC_FACTS: MacFacts = {
   isAdmin: false,
 };
 
+/** An unlock request this Mac sent; `target` is what the child was blocked from. */
+export const AskedUnlock = z.object({
+  id: z.string(),
+  target: z.string(),
+  bundleId: z.string(),
+  askedAt: z.string(),
+  status: RequestStatus,
+  comment: z.string().optional(),
+});
+export type AskedUnlock = z.infer<typeof AskedUnlock>;
+
+export const AskedSuspension = z.object({
+  id: z.string(),
+  durationSeconds: z.number(),
+  askedAt: z.string(),
+  /** absent while the parent has not decided */
+  decision: FilterSuspensionDecision.optional(),
+  comment: z.string().optional(),
+});
+export type AskedSuspension = z.infer<typeof AskedSuspension>;
+
+export const AskedRequests = z.object({
+  unlock: z.array(AskedUnlock),
+  suspension: z.array(AskedSuspension),
+});
+export type AskedRequests = z.infer<typeof AskedRequests>;
+
 export const DeviceState = z.object({
   /** generated once, so reconnecting finds the same computer on the server */
   serialNumber: z.string(),
@@ -41,6 +69,8 @@ export const DeviceState = z.object({
   filterState: FilterState.optional(),
   /** settings seen at the last connect or check-in, to print what changed */
   settings: z.record(z.string(), z.string()).optional(),
+  /** what this Mac asked the parent, and the decisions it heard of */
+  requests: AskedRequests.optional(),
 });
 export type DeviceState = z.infer<typeof DeviceState>;
 

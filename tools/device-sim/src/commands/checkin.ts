@@ -9,6 +9,7 @@ export async function checkin(ctx: CommandContext): Promise<ExitCode> {
     return EXIT.ok;
   }
   for (const line of formatCheckIn(result.output)) ctx.print(line);
+  for (const line of result.decisions) ctx.print(line);
   if (result.changes.length) {
     ctx.print('Changed since the last check-in:');
     for (const change of result.changes) ctx.print(`  ${change}`);

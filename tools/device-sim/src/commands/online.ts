@@ -4,7 +4,8 @@ import { parseInteger } from '../args.ts';
 import { channelUrl, openChannel } from '../channel.ts';
 import { formatFilterState, formatPush } from '../format.ts';
 import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
-import { checkInNow, loadConnected } from './shared.ts';
+import { recordSuspensionDecision, recordUnlockDecision } from '../requests.ts';
+import { checkInNow, loadConnected, updateState } from './shared.ts';
 
 const DEFAULT_HEARTBEAT_SECONDS = 90;
 
@@ -18,7 +19,9 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
 
   // Like the app at launch: check in first, so later changes are told against fresh settings.
   try {
-    await checkInNow(ctx, connected);
+    // decisions taken while this Mac was offline
+    const { decisions } = await checkInNow(ctx, connected);
+    for (const line of decisions) ctx.print(line);
   } catch (error) {
     if (error instanceof DeviceApiError && error.isConnectionRemoved) {
       ctx.printError(CONNECTION_REMOVED_MESSAGE);
@@ -52,11 +55,27 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
       ctx.printError('  (not a ServerMessage of the contract)');
       return;
     }
-    if (message.data.case !== 'userUpdated') return;
+    const pushed = message.data;
+    if (
+      pushed.case === 'unlockRequestUpdated_v2' ||
+      pushed.case === 'filterSuspensionRequestDecided_v2'
+    ) {
+      let line: string | undefined;
+      await updateState(ctx, connected, (current) => {
+        line =
+          pushed.case === 'unlockRequestUpdated_v2'
+            ? recordUnlockDecision(current, pushed)
+            : recordSuspensionDecision(current, pushed);
+      });
+      if (line) ctx.print(line);
+      return;
+    }
+    if (pushed.case !== 'userUpdated') return;
     try {
-      const { changes } = await checkInNow(ctx, connected);
-      if (changes.length === 0) ctx.print('checked in: nothing changed');
+      const { changes, decisions } = await checkInNow(ctx, connected);
+      if (changes.length === 0 && decisions.length === 0) ctx.print('checked in: nothing changed');
       for (const change of changes) ctx.print(change);
+      for (const line of decisions) ctx.print(line);
     } catch (error) {
       if (!(error instanceof DeviceApiError)) throw error;
       if (error.isConnectionRemoved) {
