@@ -33,6 +33,7 @@ export async function addMethod(
 ): Promise<string> {
   const tokens = createTokenService(server.config);
   const id = newToken();
+  server.clock.advance(1); // lists are in creation order
   await server.db
     .insertInto('notification_methods')
     .values({
@@ -53,6 +54,7 @@ export async function addRule(
   trigger: AdminNotificationTrigger,
 ): Promise<string> {
   const id = newToken();
+  server.clock.advance(1); // lists are in creation order
   await server.db
     .insertInto('notifications')
     .values({
