@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMailCatcher } from './mail-catcher.ts';
+import { startSlackCatcher } from './slack-catcher.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // E2E_WEB_DIST lets several people (or agents) test their own build side by side.
@@ -29,13 +30,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(join(tmpdir(), 'keyward-e2e-'));
   const mailDir = join(workDir, 'mail');
   const dataDir = join(workDir, 'data');
+  const slackDir = join(workDir, 'slack');
   mkdirSync(mailDir);
   mkdirSync(dataDir);
+  mkdirSync(slackDir);
   // Serve a copy of the build, so a rebuild of apps/web during the run cannot swap chunks under us.
   const webCopy = join(workDir, 'web');
   cpSync(webDist, webCopy, { recursive: true });
 
   const catcher = await startMailCatcher(mailDir);
+  const slack = await startSlackCatcher(slackDir);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const logPath = join(workDir, 'server.log');
@@ -51,6 +55,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${catcher.port}`,
+      SLACK_API_URL: slack.url,
       NODE_ENV: 'test',
       RATE_LIMIT_SCALE: '1000',
       DASHBOARD_URL: baseURL,
@@ -65,6 +70,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stop = async () => {
     await stopProcess(server);
     await catcher.close();
+    await slack.close();
     log.end();
     if (process.env.KEEP_E2E_TMP) console.log(`e2e files kept in ${workDir}`);
     else rmSync(workDir, { recursive: true, force: true });
@@ -80,6 +86,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.E2E_BASE_URL = baseURL;
   process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_SLACK_DIR = slackDir;
   process.env.E2E_SERVER_LOG = logPath;
   return stop;
 }
