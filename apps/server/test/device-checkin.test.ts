@@ -395,9 +395,9 @@ describe('TrustedTime and LogSecurityEvent', () => {
   test('operations of later issues answer “not available yet”', async () => {
     const parent = await server.signUpVerifiedParent();
     const mac = await connectedMac(server, parent.adminId);
-    const result = await deviceCall(server, 'CreateSuspendFilterRequest_v2', mac.token, {
-      duration: 300,
-    });
+    const result = await deviceCall(server, 'CreateKeystrokeLines', mac.token, [
+      { appName: 'Notes', line: 'hello', time: '2025-01-15T12:00:00.000Z' },
+    ]);
     expect(result.status).toBe(404);
     expect(result.body.debugMessage).toContain('not available yet');
   });

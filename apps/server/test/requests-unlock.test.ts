@@ -38,7 +38,7 @@ const dashboard = (parent: Parent, op: string, input?: unknown) =>
 const sam = await newMac(alice, 'Sam');
 const kim = await newMac(alice, 'Kim');
 const bobs = await newMac(bob, 'Lee');
-const [samSafari, samZoom, samApp] = await ask(
+const [samSafari, samZoom, samApp] = (await ask(
   sam.token,
   [
     {
@@ -50,12 +50,12 @@ const [samSafari, samZoom, samApp] = await ask(
     { bundleId: 'com.example.unknown-app' },
   ],
   'homework',
-);
+)) as [string, string, string];
 server.clock.advance(60_000);
-const [kimRequest] = await ask(kim.token, [
+const [kimRequest = ''] = await ask(kim.token, [
   { bundleId: 'com.google.Chrome', ipAddress: '10.0.0.7' },
 ]);
-const [bobRequest] = await ask(bobs.token, [
+const [bobRequest = ''] = await ask(bobs.token, [
   { bundleId: 'com.apple.Safari', hostname: 'bob.example.com' },
 ]);
 

@@ -5,14 +5,16 @@ import type {
   CheckInInput,
   CheckInKeychain,
   CheckInOutput,
-  ResolvedFilterSuspension,
-  ResolvedUnlockRequest,
 } from '@keyward/contract/device';
-import type { FilterSuspensionDecision, RuleSchedule, SharedKey } from '@keyward/contract/shared';
+import type { RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import { latestReleaseFor } from '@keyward/domain/app-update';
 import type { Db } from '../../db/database.ts';
 import type { SubscriptionStatus } from '../../db/schema.ts';
 import { fromDbBool, fromDbJson, toDbBool, toDbTime } from '../../db/values.ts';
+import {
+  loadResolvedSuspension,
+  loadResolvedUnlockRequests,
+} from '../../devices/resolved-requests.ts';
 import { loadUserData } from '../../devices/user-data.ts';
 import type { DeviceContext } from '../../pairql/context.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
@@ -65,11 +67,19 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
   };
   if (latestRelease) output.latestRelease = latestRelease;
   if (input.pendingFilterSuspension !== undefined) {
-    const decided = await decidedSuspension(ctx, input.pendingFilterSuspension);
+    const decided = await loadResolvedSuspension(
+      ctx.db,
+      ctx.computerUserId,
+      input.pendingFilterSuspension,
+    );
     if (decided) output.resolvedFilterSuspension = decided;
   }
   if (input.pendingUnlockRequests !== undefined) {
-    output.resolvedUnlockRequests = await decidedUnlockRequests(ctx, input.pendingUnlockRequests);
+    output.resolvedUnlockRequests = await loadResolvedUnlockRequests(
+      ctx.db,
+      ctx.computerUserId,
+      input.pendingUnlockRequests,
+    );
   }
   return output;
 });
@@ -260,53 +270,4 @@ async function assignedKeychains(db: Db, childId: string, now: Date): Promise<Ch
     }
     return keychain;
   });
-}
-
-/** The decision on this Mac's pending suspension request, once there is one. */
-async function decidedSuspension(
-  ctx: DeviceContext,
-  requestId: string,
-): Promise<ResolvedFilterSuspension | undefined> {
-  const request = await ctx.db
-    .selectFrom('mac_suspend_filter_requests')
-    .select(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
-    .where('id', '=', requestId)
-    .where('computer_user_id', '=', ctx.computerUserId)
-    .executeTakeFirst();
-  if (!request || request.status === 'pending') return undefined;
-  const decision: FilterSuspensionDecision =
-    request.status === 'accepted'
-      ? {
-          case: 'accepted',
-          durationInSeconds: request.duration,
-          ...(request.extra_monitoring ? { extraMonitoring: request.extra_monitoring } : {}),
-        }
-      : { case: 'rejected' };
-  return {
-    id: request.id,
-    decision,
-    ...(request.response_comment ? { comment: request.response_comment } : {}),
-  };
-}
-
-/** This Mac's unlock requests among `ids` that are no longer pending. */
-async function decidedUnlockRequests(
-  ctx: DeviceContext,
-  ids: string[],
-): Promise<ResolvedUnlockRequest[]> {
-  if (ids.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom('unlock_requests')
-    .select(['id', 'status', 'url', 'hostname', 'ip_address', 'response_comment'])
-    .where('id', 'in', ids)
-    .where('computer_user_id', '=', ctx.computerUserId)
-    .where('status', '!=', 'pending')
-    .orderBy('created_at')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    status: row.status,
-    target: row.url ?? row.hostname ?? row.ip_address ?? '',
-    ...(row.response_comment ? { comment: row.response_comment } : {}),
-  }));
 }
