@@ -68,12 +68,14 @@ export async function addRule(
   return id;
 }
 
-/** The account email method VerifySignupEmail created. */
+/** The account email method VerifySignupEmail created (the parent's first method). */
 export async function accountEmailMethod(server: TestServer, parentId: string): Promise<string> {
   const row = await server.db
     .selectFrom('notification_methods')
     .select('id')
     .where('parent_id', '=', parentId)
+    .orderBy('created_at')
+    .orderBy('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }

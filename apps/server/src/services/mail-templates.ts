@@ -150,9 +150,22 @@ const templates: Templates = {
         ? `New unlock request from ${childName}`
         : `${count} new unlock requests from ${childName}`,
     paragraphs: [
-      count === 1
-        ? `${childName} asked to unlock ${targets[0] ?? 'something'}.`
-        : `${childName} asked to unlock ${count} things: ${targets.join(', ')}${targets.length < count ? ', …' : ''}.`,
+      ...(targets.length === 0
+        ? [
+            count === 1
+              ? `${childName} sent an unlock request.`
+              : `${childName} sent ${count} unlock requests.`,
+          ]
+        : [
+            count === 1
+              ? `${childName} asked to unlock:`
+              : `${childName} asked to unlock ${count} things:`,
+            // one target per line, so a child's URL never runs into the words around it
+            [
+              ...targets,
+              ...(targets.length < count ? [`…and ${count - targets.length} more`] : []),
+            ].join('\n'),
+          ]),
       ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
       'View the details and approve or deny:',
     ],
@@ -228,7 +241,9 @@ export function renderEmail<Name extends TemplateName>(
   ].join('\n\n');
 
   const p = (value: string) =>
-    `<p style="margin:0 0 16px">${escapeHtml(value).replace(URL_PATTERN, (url) => `<a href="${url}">${url}</a>`)}</p>`;
+    `<p style="margin:0 0 16px">${escapeHtml(value)
+      .replace(URL_PATTERN, (url) => `<a href="${url}">${url}</a>`)
+      .replace(/\n/g, '<br>')}</p>`;
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:24px">',
     `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(ctx.appName)}</h1>`,
