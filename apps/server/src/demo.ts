@@ -126,6 +126,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
   const asParent = { 'x-admintoken': session };
 
   const keychains = await seedDemoKeychains(app, asParent);
+  await seedDemoNotifications(app, asParent);
   const children = { sam: randomUUID(), kim: randomUUID() };
   await call(
     app,
@@ -286,6 +287,24 @@ function keepDemoComputersOnline(db: Db, startedAt: Date, log: FastifyInstance['
   const timer = setInterval(run, PRESENCE_REFRESH_MS);
   timer.unref();
   return { first: run(), stop: () => clearInterval(timer) };
+}
+
+/** Email notifications for unlock and suspension requests, to the demo address (verified at signup). */
+async function seedDemoNotifications(app: FastifyInstance, asParent: Record<string, string>) {
+  const admin = await call(app, 'dashboard/GetAdmin', undefined, asParent);
+  const method = admin.verifiedNotificationMethods.find(
+    (m: { config: { case: string; email?: string } }) =>
+      m.config.case === 'email' && m.config.email === DEMO_EMAIL,
+  );
+  if (!method) throw new Error('Demo seeding: no email notification method for the demo address');
+  for (const trigger of ['unlockRequestSubmitted', 'suspendFilterRequestSubmitted']) {
+    await call(
+      app,
+      'dashboard/SaveNotification',
+      { id: randomUUID(), isNew: true, methodId: method.id, trigger },
+      asParent,
+    );
+  }
 }
 
 async function main(): Promise<void> {
