@@ -13,8 +13,9 @@ import { listenUntilStopped } from './serve.ts';
 // `npm run demo`: the server exactly as main.ts starts it, on its own data directory (default
 // ./data/demo, so real data is never touched), with a demo family seeded on first start through
 // the real operations (Signup, VerifySignupEmail, SaveUser, CreatePendingAppConnection, ConnectUser,
-// SaveDevice, SaveKeychain, SaveKey): two children, three computers and keychains — one online with the filter on, one suspended for
-// 20 minutes, one offline.
+// SaveDevice, SaveKeychain, SaveKey, CreateUnlockRequests_v3, CreateSuspendFilterRequest_v2): two
+// children, three computers and keychains — one online with the filter on, one suspended for 20
+// minutes, one offline — and pending unlock and suspension requests.
 
 export const DEMO_EMAIL = 'demo@keyward.local';
 const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'keyward-demo';
@@ -170,6 +171,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
     asParent,
   );
 
+  const macTokens = new Map<string, string>();
   for (const computer of DEMO_COMPUTERS) {
     const { code } = await call(
       app,
@@ -177,7 +179,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       { userId: children[computer.child] },
       asParent,
     );
-    await call(app, 'macos-app/ConnectUser', {
+    const connected = await call(app, 'macos-app/ConnectUser', {
       verificationCode: code,
       appVersion: computer.appVersion,
       modelIdentifier: computer.modelIdentifier,
@@ -188,6 +190,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       osVersion: '14.5.0',
       isAdmin: false,
     });
+    macTokens.set(computer.serialNumber, connected.token);
     const row = await db
       .selectFrom('computers')
       .select('id')
@@ -200,7 +203,47 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       asParent,
     );
   }
+  await seedDemoRequests(app, macTokens);
   return true;
+}
+
+/** Pending requests from the children's Macs: a website and an app (Sam), a suspension (Kim). */
+async function seedDemoRequests(app: FastifyInstance, macTokens: Map<string, string>) {
+  const asMac = (serialNumber: string) => {
+    const token = macTokens.get(serialNumber);
+    if (!token) throw new Error(`Demo seeding: no token for the computer ${serialNumber}`);
+    return { 'x-usertoken': token };
+  };
+  await call(
+    app,
+    'macos-app/CreateUnlockRequests_v3',
+    {
+      blockedRequests: [
+        {
+          bundleId: 'com.apple.Safari',
+          url: 'https://www.khanacademy.org/science/biology',
+          hostname: 'www.khanacademy.org',
+        },
+      ],
+      comment: 'Biology homework, the video for tomorrow',
+    },
+    asMac('DEMOC02AIR01'),
+  );
+  await call(
+    app,
+    'macos-app/CreateUnlockRequests_v3',
+    {
+      blockedRequests: [{ bundleId: 'us.zoom.xos', hostname: 'zoom.us' }],
+      comment: 'Study group call at 5',
+    },
+    asMac('DEMOC02AIR01'),
+  );
+  await call(
+    app,
+    'macos-app/CreateSuspendFilterRequest_v2',
+    { duration: 900, comment: 'I need to install a font for my art project' },
+    asMac('DEMOC02IMAC1'),
+  );
 }
 
 /** Two own keychains with keys, and the public Khan Academy keychain from the catalogue. */
