@@ -46,6 +46,7 @@ describe('CreateUnlockRequests_v3', () => {
   test('stores the batch as pending with the shared comment and notifies the parent once', async () => {
     const mac = await newMac(alice.adminId, 'Sam');
     notifications.length = 0;
+    const mailsBefore = server.mails.length;
     const result = await deviceCall(server, 'CreateUnlockRequests_v3', mac.token, {
       blockedRequests: [
         {
@@ -82,6 +83,11 @@ describe('CreateUnlockRequests_v3', () => {
         childName: 'Sam',
         requestIds: result.body,
       },
+    ]);
+    // alice has no notification rules: the dispatch sends one fallback email for the batch
+    const sent = server.mails.slice(mailsBefore);
+    expect(sent.map((mail) => [mail.to, mail.template])).toEqual([
+      [alice.email, 'notify-unlock-request'],
     ]);
   });
 
@@ -178,6 +184,7 @@ describe('CreateSuspendFilterRequest_v2', () => {
   test('stores a pending unrestricted request and notifies the parent', async () => {
     const mac = await newMac(alice.adminId, 'Kim');
     notifications.length = 0;
+    const mailsBefore = server.mails.length;
     const result = await deviceCall(server, 'CreateSuspendFilterRequest_v2', mac.token, {
       duration: 600,
       comment: 'need to install a game for school',
@@ -206,6 +213,10 @@ describe('CreateSuspendFilterRequest_v2', () => {
         durationSeconds: 600,
         comment: 'need to install a game for school',
       },
+    ]);
+    const sent = server.mails.slice(mailsBefore);
+    expect(sent.map((mail) => [mail.to, mail.template])).toEqual([
+      [alice.email, 'notify-suspend-filter'],
     ]);
   });
 
