@@ -1,5 +1,4 @@
-import type { KeychainSummary } from '@keyward/contract/shared';
-import { describeKey } from '@keyward/domain/keys';
+import type { Key, KeychainSummary } from '@keyward/contract/shared';
 import { pluralise } from '@keyward/domain/wording';
 import { MagnifyingGlassIcon, XMarkIcon } from '@heroicons/react/24/outline';
 import { type Dispatch, type ReactNode, useEffect, useId, useRef } from 'react';
@@ -19,6 +18,7 @@ import {
   type DrawerView,
   drawerView,
 } from './add-keychain-drawer';
+import { useDescribeKey } from '../keys/describe';
 import { useAdminKeychain, useRequestPublicKeychain, useSelectableKeychains } from './api';
 import type { KeychainAssignment } from './child-keychains';
 import { SomethingWentWrong } from './SomethingWentWrong';
@@ -381,7 +381,11 @@ function OwnKeysPreview({ id }: { id: string }) {
       </p>
     );
   }
-  const { keys } = keychain.data;
+  return <KeysPreview keys={keychain.data.keys} />;
+}
+
+function KeysPreview({ keys }: { keys: Key[] }) {
+  const describeKey = useDescribeKey(keys.map((key) => key.key));
   if (keys.length === 0) return <p className="mt-2 text-xs text-slate-500">No keys</p>;
   return (
     <ul className="mt-2 list-disc space-y-1 pl-5 text-xs text-slate-700">

@@ -1,6 +1,6 @@
 import type { Key } from '@keyward/contract/shared';
 import { LIMITS } from '@keyward/contract/constants';
-import { commentPreview, describeKey } from '@keyward/domain/keys';
+import { commentPreview } from '@keyward/domain/keys';
 import { KeyIcon, PencilSquareIcon, PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -16,6 +16,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { TextInput } from '../../components/ui/TextInput';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
+import { useDescribeKey } from '../keys/describe';
 import { KeyWizard } from '../keys/KeyWizard';
 import { useAdminKeychain, useDeleteKey, useDeleteKeychain, useSaveKeychain } from './api';
 import { SomethingWentWrong } from './SomethingWentWrong';
@@ -264,7 +265,7 @@ function KeysView(props: KeysViewProps) {
 }
 
 function KeyActions({ keyItem, onEdit, onDelete }: { keyItem: Key } & Omit<KeysViewProps, 'keys'>) {
-  const label = describeKey(keyItem.key);
+  const label = useDescribeKey([keyItem.key])(keyItem.key);
   return (
     <div className="flex justify-end gap-1">
       <button
@@ -290,6 +291,7 @@ function KeyActions({ keyItem, onEdit, onDelete }: { keyItem: Key } & Omit<KeysV
 }
 
 function KeyTable({ keys, onEdit, onDelete }: KeysViewProps) {
+  const describeKey = useDescribeKey(keys.map((key) => key.key));
   return (
     <table className="w-full table-fixed text-left text-sm">
       <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-500 uppercase">
@@ -321,6 +323,7 @@ function KeyTable({ keys, onEdit, onDelete }: KeysViewProps) {
 }
 
 function KeyList({ keys, onEdit, onDelete }: KeysViewProps) {
+  const describeKey = useDescribeKey(keys.map((key) => key.key));
   return (
     <ul className="divide-y divide-slate-100">
       {keys.map((key) => (

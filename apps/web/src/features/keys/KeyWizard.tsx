@@ -1,13 +1,16 @@
-import type { IdentifiedApp, Key } from '@keyward/contract/shared';
+import type { Key } from '@keyward/contract/shared';
 import {
   type AddressType,
+  type AppNameOf,
+  appNamesOf,
   commentPreview,
   isLargeSharedHost,
   type KeyEditorState,
   type KeyWizardStep,
-  normaliseAddress,
-  SUBDOMAIN_EXAMPLES,
+  keyAddress,
+  subdomainExamplesFor,
   validateAddress,
+  wwwHint,
 } from '@keyward/domain/keys';
 import { CheckCircleIcon } from '@heroicons/react/20/solid';
 import { type Dispatch, type ReactNode, useEffect, useId, useReducer, useState } from 'react';
@@ -19,6 +22,7 @@ import { TextInput } from '../../components/ui/TextInput';
 import { Toggle } from '../../components/ui/Toggle';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { useIdentifiedApps, useSaveKey } from './api';
+import { APP_SEARCH_PLACEHOLDER, appChooserHint, matchingApps } from './app-chooser';
 import {
   canGoBack,
   canGoNext,
@@ -36,7 +40,6 @@ import {
 } from './key-wizard';
 
 export const SUBDOMAIN_EXAMPLE_INTERVAL_MS = 2000;
-const MAX_APPS_SHOWN = 8;
 
 type KeyWizardProps = {
   keychainId: string;
@@ -148,25 +151,31 @@ const STEP_TITLES: Record<KeyWizardStep, string> = {
   Comment: 'Comment',
 };
 
-function appSummary(editor: KeyEditorState): string {
+function appSummary(editor: KeyEditorState, appName: AppNameOf): string {
   if (editor.appIdentificationType === 'bundleId') return editor.appBundleId.trim() || 'No app';
-  return editor.appSlug ?? 'No app chosen';
+  return editor.appSlug ? (appName(editor.appSlug) ?? editor.appSlug) : 'No app chosen';
 }
 
-function stepSummary(step: KeyWizardStep, editor: KeyEditorState): string {
+/** A closed step's one-line summary, with apps named as in the catalogue ('Zoom'). */
+function StepSummary({ step, editor }: { step: KeyWizardStep; editor: KeyEditorState }) {
+  const apps = useIdentifiedApps({ enabled: editor.appSlug !== undefined });
+  return <>{stepSummary(step, editor, appNamesOf(apps.data ?? []))}</>;
+}
+
+function stepSummary(step: KeyWizardStep, editor: KeyEditorState, appName: AppNameOf): string {
   switch (step) {
     case 'SetKeyType':
       return editor.keyType === 'website' ? 'Website' : 'App';
     case 'WebsiteKey_SetAddress':
     case 'AppKey_Advanced_SetAddress':
-      return normaliseAddress(editor.address) || 'No address';
+      return keyAddress(editor.address, editor.addressType) || 'No address';
     case 'WebsiteKey_SetAppScope':
       return { webBrowsers: 'Web browsers', unrestricted: 'Any app', singleApp: 'One app' }[
         editor.addressScope
       ];
     case 'WebsiteKey_Advanced_ChooseApp':
     case 'AppKey_ChooseApp':
-      return appSummary(editor);
+      return appSummary(editor, appName);
     case 'AppKey_SetAppScope':
       return editor.appScope === 'unrestricted' ? 'Any address' : 'One address';
     case 'Expiration':
@@ -211,7 +220,7 @@ function StepPanel({
         <span className="font-semibold text-slate-900">{title}</span>
         {!isActive && (
           <span className="ml-auto min-w-0 truncate text-slate-500">
-            {stepSummary(step, state.editor)}
+            <StepSummary step={step} editor={state.editor} />
           </span>
         )}
       </button>
@@ -332,22 +341,24 @@ const ADDRESS_TYPES: Choice<AddressType>[] = [
   { value: 'domainRegex', label: 'Pattern', description: 'Use * for any part: *.example.com.' },
 ];
 
-/** 'www', 'images', ... one after another every 2 s. */
-function useRotatingSubdomain(): string {
+/** 'www', 'images', ... one after another every 2 s; never one the address already starts with. */
+function useRotatingSubdomain(address: string): string {
+  const examples = subdomainExamplesFor(address);
   const [index, setIndex] = useState(0);
   useEffect(() => {
     const timer = setInterval(
-      () => setIndex((current) => (current + 1) % SUBDOMAIN_EXAMPLES.length),
+      () => setIndex((current) => current + 1),
       SUBDOMAIN_EXAMPLE_INTERVAL_MS,
     );
     return () => clearInterval(timer);
   }, []);
-  return SUBDOMAIN_EXAMPLES[index] ?? 'www';
+  return examples[index % examples.length] ?? 'www';
 }
 
 function AddressStep({ state, dispatch }: StepProps) {
   const { editor } = state;
-  const address = normaliseAddress(editor.address);
+  // What the key will hold: a pasted URL keeps its host, and a standard key drops a leading www.
+  const address = keyAddress(editor.address, editor.addressType);
   const check = address === '' ? null : validateAddress(address, editor.addressType);
   return (
     <div className="space-y-4">
@@ -357,6 +368,7 @@ function AddressStep({ state, dispatch }: StepProps) {
         placeholder={editor.addressType === 'ip' ? '93.184.216.34' : 'example.com'}
         value={editor.address}
         onChange={(value) => dispatch({ type: 'addressChanged', address: value })}
+        hint={wwwHint(editor.addressType)}
         error={check && !check.ok ? check.hint : undefined}
         autoComplete="off"
       />
@@ -403,7 +415,7 @@ function AddressExplanation({
 }
 
 function SubdomainExample({ address }: { address: string }) {
-  const subdomain = useRotatingSubdomain();
+  const subdomain = useRotatingSubdomain(address);
   return (
     <p className="flex items-center gap-1.5 text-xs text-green-700" aria-live="polite">
       <CheckCircleIcon className="h-4 w-4" aria-hidden="true" />
@@ -438,14 +450,6 @@ function AffectedAppsStep({ state, dispatch }: StepProps) {
   );
 }
 
-function matchingApps(apps: IdentifiedApp[], query: string): IdentifiedApp[] {
-  const q = query.trim().toLowerCase();
-  const found = q
-    ? apps.filter((app) => app.name.toLowerCase().includes(q) || app.slug.includes(q))
-    : apps;
-  return found.slice(0, MAX_APPS_SHOWN);
-}
-
 function ChooseAppStep({ state, dispatch }: StepProps) {
   const { editor } = state;
   const isBySlug = editor.appIdentificationType === 'slug';
@@ -471,7 +475,8 @@ function ChooseAppStep({ state, dispatch }: StepProps) {
             label="Search apps"
             value={state.appSearch}
             onChange={(query) => dispatch({ type: 'appSearchChanged', query })}
-            placeholder="Zoom"
+            placeholder={APP_SEARCH_PLACEHOLDER}
+            hint={apps.data ? appChooserHint(apps.data, state.appSearch) : undefined}
             autoComplete="off"
           />
           {chosen && (

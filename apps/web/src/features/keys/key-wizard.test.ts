@@ -6,6 +6,7 @@ import {
   canGoNext,
   canSubmit,
   existingKeyWizardState,
+  hasKeyChanges,
   type KeyWizardEvent,
   type KeyWizardState,
   keyWizardReducer,
@@ -257,7 +258,31 @@ describe('edit mode', () => {
     ]);
     expect(state.isAdvancedAddress).toBe(true);
     expect(state.isAdvancedScope).toBe(true);
-    expect(canSubmit(state)).toBe(true);
+    // nothing changed yet
+    expect(canSubmit(state)).toBe(false);
+  });
+
+  test('Save key turns on once something changed, and off again when it is undone', () => {
+    const opened = existingKeyWizardState(existing);
+    expect(hasKeyChanges(opened)).toBe(false);
+    expect(run(opened, { type: 'saveStarted' }).isSaving).toBe(false);
+
+    const edited = run(opened, { type: 'commentChanged', comment: 'Maths' });
+    expect(hasKeyChanges(edited)).toBe(true);
+    expect(canSubmit(edited)).toBe(true);
+
+    const undone = run(edited, { type: 'commentChanged', comment: 'Maths homework' });
+    expect(canSubmit(undone)).toBe(false);
+
+    // opening and closing steps is not a change
+    const browsed = run(opened, { type: 'stepClicked', step: 'Comment' });
+    expect(canSubmit(browsed)).toBe(false);
+    // an expiration removed is a change
+    expect(canSubmit(run(opened, { type: 'expirationToggled', now: new Date() }))).toBe(true);
+  });
+
+  test('a new key is never held back as unchanged', () => {
+    expect(hasKeyChanges(newKeyWizardState(KEYCHAIN_ID, KEY_ID))).toBe(true);
   });
 
   test('clicking an inactive step opens it; clicking the active step closes it', () => {
@@ -292,7 +317,11 @@ describe('edit mode', () => {
     expect(canSubmit(broken)).toBe(false);
     expect(run(broken, { type: 'saveStarted' }).isSaving).toBe(false);
 
-    const saving = run(existingKeyWizardState(existing), { type: 'saveStarted' });
+    const saving = run(
+      existingKeyWizardState(existing),
+      { type: 'commentChanged', comment: 'Maths' },
+      { type: 'saveStarted' },
+    );
     expect(saving.isSaving).toBe(true);
     expect(canSubmit(saving)).toBe(false);
     const failed = run(saving, { type: 'saveFailed', message: 'Nope' });

@@ -30,6 +30,8 @@ export type KeyWizardState = {
   keyId: string;
   keychainId: string;
   editor: KeyEditorState;
+  /** The key as stored, when editing one: Save stays off until something differs from it. */
+  savedEditor?: KeyEditorState;
   /** The open step; undefined when every step of an existing key is closed. */
   activeStep: KeyWizardStep | undefined;
   isAdvancedAddress: boolean;
@@ -79,6 +81,7 @@ export function newKeyWizardState(keychainId: string, keyId: string): KeyWizardS
 export function existingKeyWizardState(key: Key): KeyWizardState {
   const editor = sharedKeyToKeyEditorState(key.key, key.comment, key.expiration);
   return {
+    savedEditor: editor,
     mode: 'edit',
     isNew: false,
     keyId: key.id,
@@ -141,9 +144,21 @@ export function isLastStep(state: KeyWizardState): boolean {
   return state.activeStep !== undefined && nextStep(state.activeStep, state.editor) === undefined;
 }
 
-/** Create mode submits from the last step; edit mode whenever the key is complete. */
+/** Whether the parent changed anything of a stored key (always true for a key not yet stored). */
+export function hasKeyChanges(state: KeyWizardState): boolean {
+  return (
+    state.savedEditor === undefined ||
+    JSON.stringify(state.editor) !== JSON.stringify(state.savedEditor)
+  );
+}
+
+/**
+ * Create mode submits from the last step; edit mode whenever the key is complete and, for a stored
+ * key, something changed.
+ */
 export function canSubmit(state: KeyWizardState): boolean {
   if (state.isSaving) return false;
+  if (!hasKeyChanges(state)) return false;
   if (state.mode === 'create' && !isLastStep(state)) return false;
   const isEveryStepValid = wizardSteps(state.editor).every((step) =>
     isStepValid(step, state.editor),
