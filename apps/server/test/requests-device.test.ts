@@ -1,5 +1,6 @@
 import type { ParentNotification } from '../src/notifications/dispatch.ts';
 import { describe, expect, test, vi } from 'vitest';
+import { fromDbJson } from '../src/db/values.ts';
 import {
   addChild,
   addComputerUser,
@@ -202,7 +203,7 @@ describe('CreateSuspendFilterRequest_v2', () => {
       request_comment: 'need to install a game for school',
       extra_monitoring: null,
     });
-    expect(JSON.parse(String(row.scope))).toEqual({ type: 'unrestricted' });
+    expect(fromDbJson(row.scope)).toEqual({ type: 'unrestricted' });
     expect(notifications).toEqual([
       {
         trigger: 'suspendFilterRequestSubmitted',
