@@ -1,26 +1,42 @@
-import type { AdminKeychain } from '@keyward/contract/shared';
+import type { AdminKeychain, RuleSchedule } from '@keyward/contract/shared';
+import { describeSchedule } from '@keyward/domain/schedule-wording';
 import { pluralise } from '@keyward/domain/wording';
 import {
   ChevronDownIcon,
+  ClockIcon,
   ExclamationTriangleIcon,
   KeyIcon,
   PencilSquareIcon,
   PlusIcon,
   TrashIcon,
 } from '@heroicons/react/24/outline';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import { Button, LinkButton } from '../../components/ui/Button';
+import { ConfirmationModal } from '../../components/ui/ConfirmationModal';
 import { DeleteModal } from '../../components/ui/DeleteModal';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
+import { useChildren } from '../children/api';
 import { useAdminKeychains, useDeleteKeychain, useToggleChildKeychain } from './api';
+import {
+  type AssignmentInfo,
+  type AssignmentSchedules,
+  assignMenuReducer,
+  assignmentInfo,
+  assignmentSchedulesOf,
+  initialAssignMenuState,
+  needsConfirmation,
+} from './assign-menu';
 import { SomethingWentWrong } from './SomethingWentWrong';
 
 type Child = { id: string; name: string };
 
 export default function KeychainsPage() {
   const keychains = useAdminKeychains();
+  // Which assignments have a schedule: only the children's details say so.
+  const users = useChildren();
+  const schedules = assignmentSchedulesOf(users.data);
   const deleteKeychain = useDeleteKeychain();
   const [toDelete, setToDelete] = useState<AdminKeychain | null>(null);
 
@@ -68,6 +84,7 @@ export default function KeychainsPage() {
               <KeychainCard
                 keychain={keychain}
                 allChildren={children}
+                schedules={schedules}
                 onDelete={() => setToDelete(keychain)}
               />
             </li>
@@ -88,10 +105,12 @@ export default function KeychainsPage() {
 function KeychainCard({
   keychain,
   allChildren,
+  schedules,
   onDelete,
 }: {
   keychain: AdminKeychain;
   allChildren: Child[];
+  schedules: AssignmentSchedules;
   onDelete: () => void;
 }) {
   const { summary } = keychain;
@@ -110,7 +129,7 @@ function KeychainCard({
           </h2>
           <p className="mt-0.5 text-sm text-slate-500">{pluralise(summary.numKeys, 'key')}</p>
         </div>
-        <AssignMenu keychain={keychain} allChildren={allChildren} />
+        <AssignMenu keychain={keychain} allChildren={allChildren} schedules={schedules} />
       </div>
       {summary.description && (
         <p className="mt-3 line-clamp-3 text-sm text-slate-600">{summary.description}</p>
@@ -121,14 +140,26 @@ function KeychainCard({
             Not being used
           </span>
         ) : (
-          assigned.map((child) => (
-            <span
-              key={child.id}
-              className="inline-flex items-center rounded-full bg-violet-50 px-2.5 py-1 text-xs font-medium text-violet-700"
-            >
-              {child.name}
-            </span>
-          ))
+          assigned.map((child) => {
+            const info = assignmentInfo(schedules, keychain.children, child.id, summary.id);
+            return (
+              <span
+                key={child.id}
+                className="inline-flex items-center gap-1 rounded-full bg-violet-50 px-2.5 py-1 text-xs font-medium text-violet-800"
+              >
+                {child.name}
+                {info.type === 'scheduled' && (
+                  <>
+                    <ClockIcon className="ml-0.5 h-3.5 w-3.5" aria-hidden="true" />
+                    <span>
+                      <span className="sr-only">on a schedule: </span>
+                      {describeSchedule(info.schedule)}
+                    </span>
+                  </>
+                )}
+              </span>
+            );
+          })
         )}
       </div>
       {isUnused && (
@@ -151,20 +182,52 @@ function KeychainCard({
   );
 }
 
-/** Assign or unassign each own child; stays open so several children can be toggled. */
-function AssignMenu({ keychain, allChildren }: { keychain: AdminKeychain; allChildren: Child[] }) {
-  const [isOpen, setIsOpen] = useState(false);
+/** What a menu item says under the child's name. */
+function assignmentLine(info: AssignmentInfo): string {
+  switch (info.type) {
+    case 'notAssigned':
+      return 'Off · turning on gives it always';
+    case 'always':
+      return 'Always active';
+    case 'scheduled':
+      return describeSchedule(info.schedule);
+    case 'unknown':
+      return 'On';
+  }
+}
+
+/**
+ * Assign or unassign each own child; stays open so several children can be toggled. Removing a
+ * scheduled assignment asks first: the schedule is lost, and turning the child on again here
+ * gives the keychain always (see ToggleChildKeychain on the server).
+ */
+function AssignMenu({
+  keychain,
+  allChildren,
+  schedules,
+}: {
+  keychain: AdminKeychain;
+  allChildren: Child[];
+  schedules: AssignmentSchedules;
+}) {
+  const [state, dispatch] = useReducer(assignMenuReducer, initialAssignMenuState);
+  const { isOpen, pendingRemoval } = state;
+  const setIsOpen = (open: boolean) => {
+    if (open !== isOpen) dispatch({ type: 'menuToggled' });
+  };
   const toggle = useToggleChildKeychain();
+  const toggleChild = (childId: string) =>
+    toggle.mutate({ keychainId: keychain.summary.id, childId });
   const container = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
   useEffect(() => {
     if (!isOpen) return;
     function onPointerDown(event: MouseEvent) {
-      if (!container.current?.contains(event.target as Node)) setIsOpen(false);
+      if (!container.current?.contains(event.target as Node)) dispatch({ type: 'menuClosed' });
     }
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape') setIsOpen(false);
+      if (event.key === 'Escape') dispatch({ type: 'menuClosed' });
     }
     document.addEventListener('mousedown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
@@ -198,16 +261,34 @@ function AssignMenu({ keychain, allChildren }: { keychain: AdminKeychain; allChi
         >
           {allChildren.map((child) => {
             const isAssigned = keychain.children.includes(child.id);
+            const info = assignmentInfo(
+              schedules,
+              keychain.children,
+              child.id,
+              keychain.summary.id,
+            );
+            const lineId = `${menuId}-${child.id}`;
             return (
               <button
                 key={child.id}
                 type="button"
                 role="menuitemcheckbox"
                 aria-checked={isAssigned}
+                aria-label={child.name}
+                aria-describedby={lineId}
                 disabled={toggle.isPending}
-                onClick={() =>
-                  toggle.mutate({ keychainId: keychain.summary.id, childId: child.id })
-                }
+                onClick={() => {
+                  if (needsConfirmation(info)) {
+                    dispatch({
+                      type: 'removalRequested',
+                      childId: child.id,
+                      childName: child.name,
+                      info,
+                    });
+                  } else {
+                    toggleChild(child.id);
+                  }
+                }}
                 className="flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-50 disabled:opacity-60"
               >
                 <input
@@ -218,12 +299,54 @@ function AssignMenu({ keychain, allChildren }: { keychain: AdminKeychain; allChi
                   checked={isAssigned}
                   className="pointer-events-none h-4 w-4 accent-violet-600"
                 />
-                <span className="truncate">{child.name}</span>
+                <span className="min-w-0">
+                  <span className="block truncate">{child.name}</span>
+                  <span id={lineId} className="block text-xs text-slate-600">
+                    {assignmentLine(info)}
+                  </span>
+                </span>
               </button>
             );
           })}
         </div>
       )}
+      <ConfirmationModal
+        isOpen={pendingRemoval !== undefined}
+        title={`Remove ${keychain.summary.name} from ${pendingRemoval?.childName ?? ''}?`}
+        confirmLabel="Remove"
+        confirmVariant="danger"
+        onConfirm={() => {
+          if (pendingRemoval) toggleChild(pendingRemoval.childId);
+          dispatch({ type: 'removalConfirmed' });
+        }}
+        onCancel={() => dispatch({ type: 'removalCancelled' })}
+      >
+        {pendingRemoval && <RemovalWarning keychain={keychain.summary.name} {...pendingRemoval} />}
+      </ConfirmationModal>
     </div>
+  );
+}
+
+function RemovalWarning({
+  keychain,
+  childName,
+  schedule,
+}: {
+  keychain: string;
+  childName: string;
+  schedule?: RuleSchedule;
+}) {
+  return (
+    <>
+      <p>
+        {schedule
+          ? `${childName} has ${keychain} on a schedule (${describeSchedule(schedule)}). Removing it deletes the schedule.`
+          : `If ${childName} has ${keychain} on a schedule, removing it deletes the schedule.`}
+      </p>
+      <p className="mt-2">
+        Turning {childName} on again here gives the keychain always. To keep a schedule, edit it on{' '}
+        {childName}'s page instead.
+      </p>
+    </>
   );
 }
