@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
   addChild,
@@ -254,3 +255,40 @@ describe('UpdateUnlockRequest', () => {
     expect(row.status).toBe('pending');
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))(
+  'decisions across instances (PostgreSQL NOTIFY)',
+  () => {
+    test('a decision taken on another instance reaches the Mac held by this one', async () => {
+      const mac = await newMac(alice, 'Ivy');
+      const [id = ''] = await ask(mac.token, [
+        { bundleId: 'com.apple.Safari', hostname: 'ivy.example.com' },
+      ]);
+      const pushes = recordPushes(server, [mac.computerUserId]);
+      const otherInstance = await buildApp({
+        config: server.config,
+        db: server.db,
+        clock: server.clock,
+      });
+      try {
+        const result = await otherInstance.inject({
+          method: 'POST',
+          url: '/pairql/dashboard/UpdateUnlockRequest',
+          headers: { 'content-type': 'application/json', 'x-admintoken': alice.token },
+          payload: JSON.stringify({ id, status: 'accepted' }),
+        });
+        expect(result.statusCode).toBe(200);
+        const deadline = Date.now() + 5000;
+        while (pushes.received.length === 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(pushes.to(mac.computerUserId)).toEqual([
+          { case: 'unlockRequestUpdated_v2', id, status: 'accepted', target: 'ivy.example.com' },
+        ]);
+      } finally {
+        pushes.stop();
+        await otherInstance.close();
+      }
+    });
+  },
+);
