@@ -6,12 +6,14 @@ import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { Greeting } from './Greeting';
+import { PendingRequestsWidget } from './PendingRequestsWidget';
 
 /** Situation 2, for now: the greeting and each child's status. The widgets come later. */
 export function ChildrenOverview({ childList, now }: { childList: User[]; now: Date }) {
   return (
     <div className="space-y-6">
       <Greeting now={now} title="Your family" />
+      <PendingRequestsWidget now={now} />
       <Card className="max-w-3xl">
         <div className="flex items-center justify-between">
           <h2 className="text-lg font-semibold text-slate-900">Children</h2>
