@@ -1,5 +1,10 @@
-import { newToken } from '../../services/tokens.ts';
+import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
+import { fromDbBool } from '../../db/values.ts';
+import { notifyParent } from '../../notifications/dispatch.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
+import { newToken } from '../../services/tokens.ts';
+
+const NOTIFYING_EVENTS: ReadonlySet<string> = new Set(KNOWN_MAC_SECURITY_EVENTS);
 
 // server-behaviour §4.3: the event may concern another computer user of the same parent (e.g. a
 // new macOS account on the same Mac); anything else is dropped without telling the device.
@@ -7,7 +12,7 @@ export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
   const computerUser = await ctx.db
     .selectFrom('computer_users as cu')
     .innerJoin('children as c', 'c.id', 'cu.child_id')
-    .select('cu.id')
+    .select(['cu.id', 'cu.is_admin', 'c.id as childId', 'c.name as childName'])
     .where('cu.id', '=', input.deviceId)
     .where('c.parent_id', '=', ctx.parentId)
     .executeTakeFirst();
@@ -30,5 +35,16 @@ export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
       created_at: ctx.clock.now().toISOString(),
     })
     .execute();
+  // §6.1: a known Mac event of a macOS administrator account notifies the parent (no fallback)
+  if (NOTIFYING_EVENTS.has(input.event) && fromDbBool(computerUser.is_admin)) {
+    await notifyParent(ctx, {
+      trigger: 'adminChildSecurityEvent',
+      parentId: ctx.parentId,
+      childId: computerUser.childId,
+      childName: computerUser.childName,
+      event: input.event,
+      detail: input.detail ?? null,
+    });
+  }
   return { success: true };
 });
