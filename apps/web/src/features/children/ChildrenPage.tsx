@@ -5,6 +5,7 @@ import {
   Cog6ToothIcon,
   CommandLineIcon,
   ExclamationTriangleIcon,
+  InboxIcon,
   PlusIcon,
   UserGroupIcon,
 } from '@heroicons/react/24/outline';
@@ -178,6 +179,10 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
         <LinkButton to={`/children/${child.id}`} variant="secondary" size="sm">
           <Cog6ToothIcon className="h-4 w-4" aria-hidden="true" />
           Settings
+        </LinkButton>
+        <LinkButton to={`/children/${child.id}/unlock-requests`} variant="secondary" size="sm">
+          <InboxIcon className="h-4 w-4" aria-hidden="true" />
+          Requests
         </LinkButton>
       </div>
     </article>

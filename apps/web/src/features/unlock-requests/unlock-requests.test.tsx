@@ -9,6 +9,7 @@ import {
   renderApp,
   serverError,
 } from '../../../test/helpers';
+import { childOf, computerOf } from '../children/test-fixtures';
 import { adminKeychainOf } from '../keychains/test-fixtures';
 import { EMMA_ID, LEO_ID, REQUEST_ID, SCHOOL_ID, unlockRequestOf } from './test-fixtures';
 
@@ -297,5 +298,28 @@ describe('denying', () => {
       await screen.findByRole('heading', { name: 'Error denying unlock request' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});
+
+describe("links to a child's requests", () => {
+  test('from the children cards and the child page', async () => {
+    const emma = childOf({ devices: [computerOf()] });
+    fakeServer((op) => {
+      if (op === 'GetUsers') return { body: [emma] };
+      if (op === 'GetUser') return { body: emma };
+      return { body: { keychains: [], children: [], own: [], public: [] } };
+    });
+    renderApp('/children');
+    const card = await screen.findByRole('article', { name: 'Emma' });
+    expect(within(card).getByRole('link', { name: 'Requests' })).toHaveAttribute(
+      'href',
+      `/children/${EMMA_ID}/unlock-requests`,
+    );
+
+    renderApp(`/children/${EMMA_ID}`);
+    expect(await screen.findByRole('link', { name: 'Unlock requests' })).toHaveAttribute(
+      'href',
+      `/children/${EMMA_ID}/unlock-requests`,
+    );
   });
 });
