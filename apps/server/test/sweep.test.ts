@@ -108,6 +108,8 @@ interface Ids {
   keychain: string;
   key: string;
   blockedApp: string;
+  unlockRequest: string;
+  suspendFilterRequest: string;
   // rows the fixtures cannot make yet: always random
   other: () => string;
 }
@@ -146,7 +148,9 @@ function idCases(ids: Ids): IdCases {
       { input: { id: o(), code: 123456 }, expected: { status: 401, type: 'unauthorized' } },
     ],
     CreatePendingAppConnection: [{ input: { userId: ids.child } }],
-    DecideFilterSuspensionRequest: [{ input: { id: o(), decision: { case: 'rejected' } } }],
+    DecideFilterSuspensionRequest: [
+      { input: { id: ids.suspendFilterRequest, decision: { case: 'rejected' } } },
+    ],
     // server-behaviour §3.6: items that are not the parent's are silently skipped
     DeleteActivityItems_v2: [
       {
@@ -171,8 +175,8 @@ function idCases(ids: Ids): IdCases {
     GetAdminKeychain: [{ input: ids.keychain }],
     GetDevice: [{ input: ids.computer }],
     GetIOSDevice: [{ input: o() }],
-    GetSuspendFilterRequest: [{ input: o() }],
-    GetUnlockRequest: [{ input: o() }],
+    GetSuspendFilterRequest: [{ input: ids.suspendFilterRequest }],
+    GetUnlockRequest: [{ input: ids.unlockRequest }],
     GetUser: [{ input: ids.child }],
     GetUserUnlockRequests: [{ input: ids.child }],
     // a token is no parent's row: an unknown one is unauthorized (tag magicLinkTokenNotFound)
@@ -219,7 +223,7 @@ function idCases(ids: Ids): IdCases {
         },
       },
     ],
-    UpdateUnlockRequest: [{ input: { id: o(), status: 'rejected' } }],
+    UpdateUnlockRequest: [{ input: { id: ids.unlockRequest, status: 'rejected' } }],
     UpsertBlockRule: [
       { input: { deviceId: o(), rule: { case: 'urlContains', value: 'x' } } },
       { input: { id: o(), deviceId: o(), rule: { case: 'urlContains', value: 'x' } } },
@@ -237,6 +241,8 @@ const randomIds = (): Ids => ({
   keychain: newToken(),
   key: newToken(),
   blockedApp: newToken(),
+  unlockRequest: newToken(),
+  suspendFilterRequest: newToken(),
   other: newToken,
 });
 
@@ -286,6 +292,14 @@ const bobsKeychain = await addKeychain(server, bob.adminId, { name: 'Bob only' }
 const bobsKey = await addKey(server, bobsKeychain, website('bob.example.com'));
 const bobsBlockedApp = await blockApp(server, bobsMac.childId, 'com.bob.game');
 await assign(server, bobsMac.childId, bobsKeychain);
+const [bobsUnlockRequest] = (
+  await deviceCall(server, 'CreateUnlockRequests_v3', bobsMac.token, {
+    blockedRequests: [{ bundleId: 'com.apple.Safari', hostname: 'bob.example.com' }],
+  })
+).body as string[];
+const bobsSuspendFilterRequest = (
+  await deviceCall(server, 'CreateSuspendFilterRequest_v2', bobsMac.token, { duration: 300 })
+).body as string;
 
 const bobsIds: Ids = {
   parent: bob.adminId,
@@ -295,6 +309,8 @@ const bobsIds: Ids = {
   keychain: bobsKeychain,
   key: bobsKey,
   blockedApp: bobsBlockedApp,
+  unlockRequest: bobsUnlockRequest!,
+  suspendFilterRequest: bobsSuspendFilterRequest,
   other: newToken,
 };
 
@@ -309,6 +325,12 @@ async function bobsSnapshot() {
     keychains: await read('GetAdminKeychains'),
     devices: await read('GetDevices'),
     admin: await read('GetAdmin'),
+    unlockRequests: await read('GetUnlockRequests'),
+    suspension: (
+      await server.call('GetSuspendFilterRequest', bobsSuspendFilterRequest, {
+        token: bob.token,
+      })
+    ).body,
     checkIn: (await deviceCall(server, 'CheckIn_v2', bobsMac.token, { appVersion: '2.4.0' }))
       .status,
   };
@@ -333,6 +355,8 @@ describe("another parent's real rows", () => {
     expect(before.keychains.keychains[0].keys).toHaveLength(1);
     expect(before.devices).toHaveLength(1);
     expect(before.checkIn).toBe(200);
+    expect(before.unlockRequests).toHaveLength(1);
+    expect(before.suspension.status).toBe('pending');
   });
 
   test.each(foreignIdOps)('%s answers exactly as for a missing row', async (op) => {

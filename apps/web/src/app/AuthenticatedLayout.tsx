@@ -1,8 +1,9 @@
 import { Bars3Icon, XMarkIcon } from '@heroicons/react/24/outline';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { cx } from '../components/ui/cx';
 import { Logo } from '../components/ui/Logo';
+import { useFocusTrap } from '../lib/focus-trap';
 import { PageSuspense } from './PageSuspense';
 import { Sidebar } from './Sidebar';
 import { useIsMobile } from './useIsMobile';
@@ -21,14 +22,8 @@ export default function AuthenticatedLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
   useEffect(() => setIsSlideOverOpen(false), [pathname]);
 
-  useEffect(() => {
-    if (!isSlideOverOpen) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setIsSlideOverOpen(false);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [isSlideOverOpen]);
+  const slideOver = useRef<HTMLDivElement>(null);
+  useFocusTrap(slideOver, { isOpen: isSlideOverOpen, onEscape: () => setIsSlideOverOpen(false) });
 
   return (
     <div className="flex min-h-full">
@@ -50,7 +45,13 @@ export default function AuthenticatedLayout() {
             </Link>
           </header>
           {isSlideOverOpen && (
-            <div className="fixed inset-0 z-40" role="dialog" aria-modal="true" aria-label="Menu">
+            <div
+              ref={slideOver}
+              className="fixed inset-0 z-40"
+              role="dialog"
+              aria-modal="true"
+              aria-label="Menu"
+            >
               <div
                 className="absolute inset-0 bg-slate-900/50"
                 aria-hidden="true"

@@ -1,5 +1,6 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import type { RouteObject } from 'react-router';
+import { lazyPage } from '../lib/lazy-page';
 import { PageSuspense } from './PageSuspense';
 import { RequireSession } from './RequireSession';
 
@@ -18,42 +19,48 @@ function page(Component: Page, props: Record<string, unknown> = {}) {
 }
 
 // Public pages
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const LogoutPage = lazy(() => import('../features/auth/LogoutPage'));
-const SignupPage = lazy(() => import('../features/auth/SignupPage'));
-const VerifySignupEmailPage = lazy(() => import('../features/auth/VerifySignupEmailPage'));
-const MagicLinkLoginPage = lazy(() => import('../features/auth/MagicLinkLoginPage'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
-const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
-const ConferenceEmailPage = lazy(() => import('../features/auth/ConferenceEmailPage'));
+const LoginPage = lazyPage(() => import('../features/auth/LoginPage'));
+const LogoutPage = lazyPage(() => import('../features/auth/LogoutPage'));
+const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
+const VerifySignupEmailPage = lazyPage(() => import('../features/auth/VerifySignupEmailPage'));
+const MagicLinkLoginPage = lazyPage(() => import('../features/auth/MagicLinkLoginPage'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage'));
+const ConferenceEmailPage = lazyPage(() => import('../features/auth/ConferenceEmailPage'));
 
 // Authenticated pages
-const DataProviders = lazy(() => import('./DataProviders'));
-const UseCasePage = lazy(() => import('../features/auth/UseCasePage'));
-const AuthenticatedLayout = lazy(() => import('./AuthenticatedLayout'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
-const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
-const ChildrenPage = lazy(() => import('../features/children/ChildrenPage'));
-const NewChildPage = lazy(() => import('../features/children/NewChildPage'));
-const ChildPage = lazy(() => import('../features/children/ChildPage'));
-const ComputersPage = lazy(() => import('../features/computers/ComputersPage'));
-const ComputerPage = lazy(() => import('../features/computers/ComputerPage'));
-const KeychainsPage = lazy(() => import('../features/keychains/KeychainsPage'));
-const KeychainPage = lazy(() => import('../features/keychains/KeychainPage'));
-const UnlockRequestsPage = lazy(() => import('../features/unlock-requests/UnlockRequestsPage'));
-const UnlockRequestPage = lazy(() => import('../features/unlock-requests/UnlockRequestPage'));
-const SuspendFilterRequestPage = lazy(
+const DataProviders = lazyPage(() => import('./DataProviders'));
+const UseCasePage = lazyPage(() => import('../features/auth/UseCasePage'));
+const AuthenticatedLayout = lazyPage(() => import('./AuthenticatedLayout'));
+const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'));
+const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'));
+const ChildrenPage = lazyPage(() => import('../features/children/ChildrenPage'));
+const NewChildPage = lazyPage(() => import('../features/children/NewChildPage'));
+const ChildPage = lazyPage(() => import('../features/children/ChildPage'));
+const ComputersPage = lazyPage(() => import('../features/computers/ComputersPage'));
+const ComputerPage = lazyPage(() => import('../features/computers/ComputerPage'));
+const KeychainsPage = lazyPage(() => import('../features/keychains/KeychainsPage'));
+const KeychainPage = lazyPage(() => import('../features/keychains/KeychainPage'));
+const UnlockRequestsPage = lazyPage(() => import('../features/unlock-requests/UnlockRequestsPage'));
+const UnlockRequestPage = lazyPage(() => import('../features/unlock-requests/UnlockRequestPage'));
+const SuspendFilterRequestPage = lazyPage(
   () => import('../features/suspension/SuspendFilterRequestPage'),
 );
-const NotFoundPage = lazy(() => import('./NotFoundPage'));
+const ActivitySummariesPage = lazyPage(() => import('../features/activity/ActivitySummariesPage'));
+const ActivityDayPage = lazyPage(() => import('../features/activity/ActivityDayPage'));
+const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
-/** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazy import above. */
+/** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazyPage import above. */
 const chromeRoutes: RouteObject[] = [
   { index: true, element: page(DashboardPage) },
   { path: 'settings', element: page(SettingsPage) },
   { path: 'children', element: page(ChildrenPage) },
   { path: 'children/new', element: page(NewChildPage) },
   { path: 'children/:userId', element: page(ChildPage) },
+  { path: 'children/activity', element: page(ActivitySummariesPage) },
+  { path: 'children/activity/:urlDate', element: page(ActivityDayPage) },
+  { path: 'children/:userId/activity', element: page(ActivitySummariesPage) },
+  { path: 'children/:userId/activity/:urlDate', element: page(ActivityDayPage) },
   { path: 'unlock-requests', element: page(UnlockRequestsPage) },
   { path: 'children/:userId/unlock-requests', element: page(UnlockRequestsPage) },
   { path: 'children/:userId/unlock-requests/:requestId', element: page(UnlockRequestPage) },

@@ -3,15 +3,20 @@ import type { ReactNode } from 'react';
 import { externalLinks } from '../../lib/links';
 import { Spinner } from './Spinner';
 
-type FullPageStatusProps =
+type FullPageStatusProps = (
   | { status: 'loading'; title?: string; children?: ReactNode }
   | { status: 'success'; title: string; children?: ReactNode }
-  | { status: 'failure'; title?: string; message: string; children?: ReactNode };
+  | { status: 'failure'; title?: string; message: string; children?: ReactNode }
+) & {
+  /** A page of its own (public routes, outside the chrome): the card is the page's <main>. */
+  isStandalone?: boolean;
+};
 
 /** A centred status card for whole-page states (one-shot links, checkout results, ...). */
 export function FullPageStatus(props: FullPageStatusProps) {
+  const Landmark = props.isStandalone ? 'main' : 'div';
   return (
-    <div className="flex min-h-full items-center justify-center p-4">
+    <Landmark className="flex min-h-full items-center justify-center p-4">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-lg ring-1 ring-slate-200">
         {props.status === 'loading' && (
           <>
@@ -51,6 +56,6 @@ export function FullPageStatus(props: FullPageStatusProps) {
           </a>
         )}
       </div>
-    </div>
+    </Landmark>
   );
 }

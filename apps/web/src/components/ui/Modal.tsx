@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId, useRef } from 'react';
+import { useFocusTrap } from '../../lib/focus-trap';
 import { cx } from './cx';
 
 type ModalProps = {
@@ -17,10 +18,10 @@ export type ModalSize = 'sm' | 'md' | 'lg';
 
 const widths: Record<ModalSize, string> = { sm: 'max-w-xs', md: 'max-w-md', lg: 'max-w-2xl' };
 
-const focusable =
-  'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
-
-/** A light accessible modal: focus moves in, Tab stays inside, Escape closes, focus returns. */
+/**
+ * A light accessible modal: focus moves in, Tab stays inside, Escape closes, focus returns
+ * (lib/focus-trap.ts).
+ */
 export function Modal({
   isOpen,
   title,
@@ -33,35 +34,7 @@ export function Modal({
 }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const previouslyFocused = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>(focusable);
-    (first ?? panel.current)?.focus();
-
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape') onCloseRef.current?.();
-      if (event.key !== 'Tab' || !panel.current) return;
-      const items = [...panel.current.querySelectorAll<HTMLElement>(focusable)];
-      const [firstItem, lastItem] = [items[0], items.at(-1)];
-      if (!firstItem || !lastItem) return;
-      if (event.shiftKey && document.activeElement === firstItem) {
-        event.preventDefault();
-        lastItem.focus();
-      } else if (!event.shiftKey && document.activeElement === lastItem) {
-        event.preventDefault();
-        firstItem.focus();
-      }
-    }
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      previouslyFocused?.focus?.();
-    };
-  }, [isOpen]);
+  useFocusTrap(panel, { isOpen, onEscape: onClose });
 
   if (!isOpen) return null;
   return (

@@ -60,7 +60,7 @@ export function TextInput({
         <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
           {label}
         </label>
-        {isOptional && <span className="text-xs text-slate-400">*optional</span>}
+        {isOptional && <span className="text-xs text-slate-500">*optional</span>}
       </div>
       <input
         id={inputId}

@@ -105,7 +105,7 @@ export default function LoginPage() {
           Log in
         </Button>
       </form>
-      <div className="my-6 flex items-center gap-3 text-xs text-slate-400" aria-hidden="true">
+      <div className="my-6 flex items-center gap-3 text-xs text-slate-500" aria-hidden="true">
         <span className="h-px flex-1 bg-slate-200" /> or{' '}
         <span className="h-px flex-1 bg-slate-200" />
       </div>

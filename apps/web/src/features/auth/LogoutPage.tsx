@@ -30,5 +30,5 @@ export default function LogoutPage() {
     };
   }, [logOut, navigate, search]);
 
-  return <FullPageStatus status="loading" title="Logging out..." />;
+  return <FullPageStatus isStandalone status="loading" title="Logging out..." />;
 }

@@ -32,13 +32,13 @@ export default function MagicLinkLoginPage() {
     };
   }, [token, redirect, logIn, navigate]);
 
-  if (!error) return <FullPageStatus status="loading" title="Logging you in..." />;
+  if (!error) return <FullPageStatus isStandalone status="loading" title="Logging you in..." />;
   const message =
     error.tag === DASHBOARD_TAGS.magicLinkTokenNotFound
       ? MAGIC_LINK_NOT_FOUND
       : errorMessage(error);
   return (
-    <FullPageStatus status="failure" message={message}>
+    <FullPageStatus isStandalone status="failure" message={message}>
       <Link to="/login" className={linkClasses}>
         Back to login
       </Link>

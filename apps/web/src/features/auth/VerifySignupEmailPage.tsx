@@ -27,21 +27,42 @@ export default function VerifySignupEmailPage() {
     };
   }, [token, logIn, navigate]);
 
-  if (!error) return <FullPageStatus status="loading" title="Verifying your email address..." />;
+  if (!error) {
+    return <FullPageStatus isStandalone status="loading" title="Verifying your email address..." />;
+  }
 
   if (error.tag === DASHBOARD_TAGS.emailAlreadyVerified) {
     return (
-      <FullPageStatus status="success" title="Your email address has already been verified.">
+      <FullPageStatus
+        isStandalone
+        status="success"
+        title="Your email address has already been verified."
+      >
         <Link to="/login" className={linkClasses}>
           Log in
         </Link>
       </FullPageStatus>
     );
   }
+  // A used, expired or mistyped link: say what to do next.
   return (
     <FullPageStatus
+      isStandalone
       status="failure"
       message={error.userMessage ?? 'Failed to verify email address.'}
-    />
+    >
+      <p>
+        Already verified? Log in. Otherwise the link may have expired: sign up again to get a new
+        one.
+      </p>
+      <p className="mt-4 flex justify-center gap-6">
+        <Link to="/login" className={linkClasses}>
+          Log in
+        </Link>
+        <Link to="/signup" className={linkClasses}>
+          Sign up again
+        </Link>
+      </p>
+    </FullPageStatus>
   );
 }

@@ -3,10 +3,10 @@ import { ComputerDesktopIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Button, LinkButton } from '../../components/ui/Button';
+import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { DeleteModal } from '../../components/ui/DeleteModal';
-import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { dashboardQueryKey } from '../../lib/api/hooks';
@@ -38,13 +38,7 @@ export default function ChildPage() {
   if (child.isPending) return <Spinner className="h-8 w-8" label="Loading child..." />;
   if (child.isError) {
     if (child.error.type === 'loggedOut') return null; // the hook is already redirecting
-    return (
-      <FullPageStatus
-        status="failure"
-        title={child.error.type === 'notFound' ? 'Not found' : 'Error'}
-        message={errorMessage(child.error)}
-      />
-    );
+    return <LoadFailure error={child.error} backTo="/children" backLabel="Back to children" />;
   }
 
   return (
@@ -107,7 +101,7 @@ function ChildWithoutComputers({
   const deletion = useDeleteChildFlow(child.id);
   return (
     <>
-      <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
+      <PageHeading title={child.name} />
       <Card className="max-w-2xl text-center">
         <ComputerDesktopIcon className="mx-auto h-12 w-12 text-violet-600" aria-hidden="true" />
         <h2 className="mt-3 text-lg font-semibold text-slate-900">
@@ -175,7 +169,7 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
 
   return (
     <>
-      <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
+      <PageHeading title={child.name} />
       <div className="max-w-3xl space-y-6">
         <NameSection state={state} errors={errors} dispatch={dispatch} />
         <ComputersSection
@@ -216,13 +210,5 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
       />
       {deletion.modal}
     </>
-  );
-}
-
-function ChildRequestsLink({ childId }: { childId: string }) {
-  return (
-    <LinkButton to={`/children/${childId}/unlock-requests`} variant="secondary" size="sm">
-      Unlock requests
-    </LinkButton>
   );
 }

@@ -6,6 +6,7 @@ import {
   CommandLineIcon,
   ExclamationTriangleIcon,
   InboxIcon,
+  PhotoIcon,
   PlusIcon,
   UserGroupIcon,
 } from '@heroicons/react/24/outline';
@@ -42,7 +43,20 @@ export default function ChildrenPage() {
 
   return (
     <>
-      <PageHeading title="Children" actions={children.data.length > 0 ? addChild : undefined} />
+      <PageHeading
+        title="Children"
+        actions={
+          children.data.length > 0 ? (
+            <>
+              <LinkButton to="/children/activity" variant="secondary">
+                <PhotoIcon className="h-5 w-5" aria-hidden="true" />
+                All activity
+              </LinkButton>
+              {addChild}
+            </>
+          ) : undefined
+        }
+      />
       {children.data.length === 0 ? (
         <EmptyState
           icon={<UserGroupIcon className="h-12 w-12" aria-hidden="true" />}
@@ -88,7 +102,7 @@ function MonitoringIndicator({
     <span
       className={cx(
         'inline-flex items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-medium',
-        isOn ? 'bg-violet-50 text-violet-700' : 'bg-slate-100 text-slate-500',
+        isOn ? 'bg-violet-50 text-violet-700' : 'bg-slate-100 text-slate-600',
       )}
     >
       <Icon className="h-4 w-4" aria-hidden="true" />
@@ -174,11 +188,14 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
         )}
       </div>
 
-      {/* Activity button: arrives with the activity pages (/children/:id/activity). */}
-      <div className="mt-5 flex gap-3 border-t border-slate-100 pt-4">
+      <div className="mt-5 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
         <LinkButton to={`/children/${child.id}`} variant="secondary" size="sm">
           <Cog6ToothIcon className="h-4 w-4" aria-hidden="true" />
           Settings
+        </LinkButton>
+        <LinkButton to={`/children/${child.id}/activity`} variant="secondary" size="sm">
+          <PhotoIcon className="h-4 w-4" aria-hidden="true" />
+          Activity
         </LinkButton>
         <LinkButton to={`/children/${child.id}/unlock-requests`} variant="secondary" size="sm">
           <InboxIcon className="h-4 w-4" aria-hidden="true" />

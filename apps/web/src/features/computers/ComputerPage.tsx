@@ -7,12 +7,11 @@ import { Badge } from '../../components/ui/Badge';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
-import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { TextInput } from '../../components/ui/TextInput';
-import { errorMessage } from '../../lib/errors';
 import { useComputer, useLatestAppVersions, useSaveComputer } from './api';
 import {
   type ComputerForm,
@@ -35,13 +34,7 @@ export default function ComputerPage() {
   if (computer.isPending) return <Spinner className="h-8 w-8" label="Loading computer..." />;
   if (computer.isError) {
     if (computer.error.type === 'loggedOut') return null; // the hook is already redirecting
-    return (
-      <FullPageStatus
-        status="failure"
-        title={computer.error.type === 'notFound' ? 'Not found' : 'Error'}
-        message={errorMessage(computer.error)}
-      />
-    );
+    return <LoadFailure error={computer.error} backTo="/computers" backLabel="Back to computers" />;
   }
   return <ComputerEditor key={computer.data.id} computer={computer.data} />;
 }

@@ -1,7 +1,7 @@
 import type { Key, KeychainSummary } from '@keyward/contract/shared';
 import { pluralise } from '@keyward/domain/wording';
 import { MagnifyingGlassIcon, XMarkIcon } from '@heroicons/react/24/outline';
-import { type Dispatch, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type Dispatch, type ReactNode, useId, useRef } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
@@ -9,6 +9,7 @@ import { cx } from '../../components/ui/cx';
 import { ScheduleEditor } from '../../components/ui/ScheduleEditor';
 import { Spinner } from '../../components/ui/Spinner';
 import { Toggle } from '../../components/ui/Toggle';
+import { useFocusTrap } from '../../lib/focus-trap';
 import {
   type AddKeychainDrawerEvent,
   type AddKeychainDrawerState,
@@ -43,15 +44,12 @@ export function AddKeychainDrawer({
   const searchBox = useRef<HTMLInputElement>(null);
   const selectable = useSelectableKeychains({ enabled: state.isOpen });
 
-  useEffect(() => {
-    if (!state.isOpen) return;
-    searchBox.current?.focus();
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape') dispatch({ type: 'escapePressed' });
-    }
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [state.isOpen, dispatch]);
+  const panel = useRef<HTMLDivElement>(null);
+  useFocusTrap(panel, {
+    isOpen: state.isOpen,
+    onEscape: () => dispatch({ type: 'escapePressed' }),
+    initialFocus: searchBox,
+  });
 
   if (!state.isOpen) return null;
   const view = selectable.data ? drawerView(state, selectable.data, assignedIds) : undefined;
@@ -74,10 +72,12 @@ export function AddKeychainDrawer({
         onClick={() => dispatch({ type: 'closed' })}
       />
       <div
+        ref={panel}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
-        className="relative flex h-full w-full max-w-xl flex-col bg-white shadow-xl"
+        tabIndex={-1}
+        className="relative flex h-full w-full max-w-xl flex-col bg-white shadow-xl focus:outline-none"
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
           <h2 id={titleId} className="text-lg font-semibold text-slate-900">

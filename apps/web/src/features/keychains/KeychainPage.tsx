@@ -4,13 +4,13 @@ import { commentPreview } from '@keyward/domain/keys';
 import { KeyIcon, PencilSquareIcon, PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useIsMobile } from '../../app/useIsMobile';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { DeleteModal } from '../../components/ui/DeleteModal';
 import { EmptyState } from '../../components/ui/EmptyState';
-import { FullPageStatus } from '../../components/ui/FullPageStatus';
+import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { TextInput } from '../../components/ui/TextInput';
@@ -65,16 +65,11 @@ function ExistingKeychain({ id }: { id: string }) {
   if (keychain.isPending) return <Spinner className="h-8 w-8" label="Loading keychain..." />;
   if (keychain.isError) {
     if (keychain.error.type === 'loggedOut') return null; // the hook is already redirecting
-    if (keychain.error.type === 'notFound') {
-      return (
-        <FullPageStatus status="failure" title="Not found" message={errorMessage(keychain.error)}>
-          <Link to="/keychains" className="font-semibold text-violet-700 hover:underline">
-            Back to keychains
-          </Link>
-        </FullPageStatus>
-      );
+    // Spec §8 words a failed keychain load; a missing keychain or the network says so instead.
+    if (keychain.error.type !== 'notFound' && !keychain.error.userMessage) {
+      return <SomethingWentWrong />;
     }
-    return <SomethingWentWrong />;
+    return <LoadFailure error={keychain.error} backTo="/keychains" backLabel="Back to keychains" />;
   }
 
   const { summary, keys } = keychain.data;
@@ -222,7 +217,7 @@ function DetailsForm({
             <label htmlFor={descriptionId} className="block text-sm font-medium text-slate-700">
               Description
             </label>
-            <span className="text-xs text-slate-400">*optional</span>
+            <span className="text-xs text-slate-500">*optional</span>
           </div>
           <textarea
             id={descriptionId}

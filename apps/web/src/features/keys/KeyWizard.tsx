@@ -13,7 +13,15 @@ import {
   wwwHint,
 } from '@keyward/domain/keys';
 import { CheckCircleIcon } from '@heroicons/react/20/solid';
-import { type Dispatch, type ReactNode, useEffect, useId, useReducer, useState } from 'react';
+import {
+  type Dispatch,
+  type ReactNode,
+  useEffect,
+  useId,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import { Button } from '../../components/ui/Button';
 import { cx } from '../../components/ui/cx';
 import { Modal } from '../../components/ui/Modal';
@@ -21,6 +29,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { TextInput } from '../../components/ui/TextInput';
 import { Toggle } from '../../components/ui/Toggle';
 import { errorMessage, toPqlError } from '../../lib/errors';
+import { focusFirstField } from '../../lib/focus-trap';
 import { useIdentifiedApps, useSaveKey } from './api';
 import { APP_SEARCH_PLACEHOLDER, appChooserHint, matchingApps } from './app-chooser';
 import {
@@ -195,6 +204,11 @@ function StepPanel({
 }: StepProps & { step: KeyWizardStep; number: number }) {
   const isActive = state.activeStep === step;
   const title = STEP_TITLES[step];
+  // Opening a step (Next, Back, a click on its title) moves focus to its first field.
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (isActive) focusFirstField(content.current);
+  }, [isActive]);
   return (
     <li
       className={cx(
@@ -225,7 +239,7 @@ function StepPanel({
         )}
       </button>
       {isActive && (
-        <div className="px-4 pb-4">
+        <div ref={content} className="px-4 pb-4">
           <StepContent step={step} state={state} dispatch={dispatch} />
         </div>
       )}
@@ -324,7 +338,7 @@ function Choices<T extends string>({
             <span>
               <span className="block font-medium text-slate-900">{option.label}</span>
               {option.description && (
-                <span className="block text-xs text-slate-500">{option.description}</span>
+                <span className="block text-xs text-slate-600">{option.description}</span>
               )}
             </span>
           </label>
@@ -573,7 +587,7 @@ function CommentStep({
         <label htmlFor={id} className="block text-sm font-medium text-slate-700">
           Comment
         </label>
-        <span className="text-xs text-slate-400">*optional</span>
+        <span className="text-xs text-slate-500">*optional</span>
       </div>
       <textarea
         id={id}

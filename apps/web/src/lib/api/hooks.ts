@@ -4,6 +4,7 @@ import type {
   DashboardOutput,
 } from '@keyward/contract/dashboard';
 import type { PqlError } from '@keyward/contract/errors';
+import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
 import {
   type QueryKey,
   type UseMutationResult,
@@ -16,7 +17,7 @@ import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { isTestMode } from '../env';
-import { logoutPath } from '../errors';
+import { errorMessage, logoutPath } from '../errors';
 import { ERROR_TOAST_DURATION_MS, mutationToastText, type ToastSubject } from '../toast-wording';
 import { callDashboard } from './client';
 import { queryRetryDelay, shouldRetryQuery } from './retry';
@@ -118,6 +119,8 @@ export function useDashboardMutation<Op extends DashboardOperation>(
         toast.error(mutationToastText(subject).error, {
           id: toastId,
           duration: ERROR_TOAST_DURATION_MS,
+          // offline: say why, in the spec's network words
+          ...(error.id === CLIENT_ERROR_IDS.network && { description: errorMessage(error) }),
         });
       }
       redirectIfLoggedOut(error);

@@ -3,9 +3,16 @@ import { QueryClient } from '@tanstack/react-query';
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      // per-call retry rules live in lib/api/hooks.ts
-      queries: { refetchOnWindowFocus: false, staleTime: 10_000 },
-      mutations: { retry: false },
+      // per-call retry rules live in lib/api/hooks.ts and retry.ts.
+      // networkMode 'always': offline, a call fails at once with the network message instead of
+      // pausing on 'Loading...' / 'Saving...'; back online, every page on screen refetches.
+      queries: {
+        refetchOnWindowFocus: false,
+        staleTime: 10_000,
+        networkMode: 'always',
+        refetchOnReconnect: 'always',
+      },
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }
