@@ -3,7 +3,7 @@ import { ComputerDesktopIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Button } from '../../components/ui/Button';
+import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { DeleteModal } from '../../components/ui/DeleteModal';
 import { LoadFailure } from '../../components/ui/LoadFailure';
@@ -101,7 +101,7 @@ function ChildWithoutComputers({
   const deletion = useDeleteChildFlow(child.id);
   return (
     <>
-      <PageHeading title={child.name} />
+      <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
       <Card className="max-w-2xl text-center">
         <ComputerDesktopIcon className="mx-auto h-12 w-12 text-violet-600" aria-hidden="true" />
         <h2 className="mt-3 text-lg font-semibold text-slate-900">
@@ -169,7 +169,7 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
 
   return (
     <>
-      <PageHeading title={child.name} />
+      <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
       <div className="max-w-3xl space-y-6">
         <NameSection state={state} errors={errors} dispatch={dispatch} />
         <ComputersSection
@@ -210,5 +210,13 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
       />
       {deletion.modal}
     </>
+  );
+}
+
+function ChildRequestsLink({ childId }: { childId: string }) {
+  return (
+    <LinkButton to={`/children/${childId}/unlock-requests`} variant="secondary" size="sm">
+      Unlock requests
+    </LinkButton>
   );
 }
