@@ -335,6 +335,9 @@ describe('dispatch rule (§6.1)', () => {
     );
     expect(mails[0]!.subject).toMatch(/^\[Keyward\] Security event for child: Sam \[ref:/);
     expect(mails[0]!.links).toEqual([`${DASHBOARD}/security-events`]);
+    // followed by the event's explanation
+    expect(sms.texts[0]!.Body).toContain('The filter was suspended from the dashboard.');
+    expect(mails[0]!.text).toContain('The filter was suspended from the dashboard.');
   });
 
   test('an iOS suspend-filter request links to the path it gives', async () => {

@@ -1,3 +1,4 @@
+import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { durationInWords } from '../services/mail-templates.ts';
 import type { ParentNotification } from './dispatch.ts';
 
@@ -39,21 +40,6 @@ export function notificationUrl(
   }
 }
 
-/** `filterSuspendedRemotely` → `Filter suspended remotely`. */
-export function securityEventWords(event: string): string {
-  const words = event
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/\bmac ?os\b/g, 'macOS')
-    .trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-export function securityEventSummary(event: string, detail: string | null): string {
-  const words = securityEventWords(event);
-  return detail ? `${words}: ${detail}` : words;
-}
-
 /** The one-line message of texts and Slack (§6.2). */
 export function plainText(appName: string, facts: NotificationFacts): string {
   const { notification: n, url } = facts;
@@ -66,7 +52,9 @@ export function plainText(appName: string, facts: NotificationFacts): string {
       const comment = n.comment ? ` Comment: "${n.comment}".` : '';
       return `[${appName}] New suspend filter request from user "${n.childName}" for ${durationInWords(n.durationSeconds)}.${comment} View the details and approve or deny at ${url}`;
     }
-    case 'adminChildSecurityEvent':
-      return `[${appName}] Received security event: "${securityEventSummary(n.event, n.detail)}" for child ${n.childName}. ${url}`;
+    case 'adminChildSecurityEvent': {
+      const explanation = securityEventWording(n.event)?.explanation;
+      return `[${appName}] Received security event: "${securityEventSummary(n.event, n.detail)}" for child ${n.childName}.${explanation ? ` ${explanation}` : ''} ${url}`;
+    }
   }
 }

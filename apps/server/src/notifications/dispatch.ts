@@ -1,5 +1,6 @@
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
 import { planDispatch } from '@keyward/domain/notifications';
+import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
 import {
@@ -7,7 +8,6 @@ import {
   type NotificationFacts,
   notificationUrl,
   plainText,
-  securityEventSummary,
 } from './content.ts';
 import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 
@@ -234,7 +234,7 @@ async function sendEmail(
       return ctx.services.email.send('notify-security-event', to, {
         childName: n.childName,
         summary: securityEventSummary(n.event, n.detail),
-        explanation: null,
+        explanation: securityEventWording(n.event)?.explanation ?? null,
         url: facts.url,
       });
   }

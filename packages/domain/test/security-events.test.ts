@@ -1,0 +1,50 @@
+import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
+import { describe, expect, test } from 'vitest';
+import { securityEventSummary, securityEventWording } from '../src/security-events.ts';
+
+const DASHBOARD_EVENTS = [
+  'login',
+  'loginFailed',
+  'passwordResetRequested',
+  'passwordChanged',
+  'childAdded',
+  'childDeleted',
+  'childComputerDeleted',
+  'monitoringDecreased',
+  'keyCreated',
+  'keychainCreated',
+  'keychainsChanged',
+  'notificationDeleted',
+  'blockedAppsChanged',
+  'iosBlockRuleDeleted',
+];
+
+describe('securityEventWording', () => {
+  test.each([...KNOWN_MAC_SECURITY_EVENTS, ...DASHBOARD_EVENTS])(
+    '%s has words and an explanation',
+    (event) => {
+      const wording = securityEventWording(event);
+      expect(wording?.words).toMatch(/^\S.*\S$/);
+      expect(wording?.explanation).toMatch(/\.$/);
+    },
+  );
+
+  test.each(['somethingNew', '', 'toString', '__proto__', 'constructor'])(
+    '%j is unknown',
+    (event) => {
+      expect(securityEventWording(event)).toBeUndefined();
+    },
+  );
+});
+
+describe('securityEventSummary', () => {
+  test.each<[string, string | null | undefined, string]>([
+    ['filterSuspendedRemotely', 'for 10 minutes', 'Filter suspended remotely: for 10 minutes'],
+    ['appQuit', null, 'App quit'],
+    ['appQuit', '', 'App quit'],
+    ['newMacOsUserCreated', 'guest', 'New macOS user created: guest'],
+    ['somethingNew', 'x', 'somethingNew: x'],
+  ])('%s, %j → %j', (event, detail, expected) => {
+    expect(securityEventSummary(event, detail)).toBe(expected);
+  });
+});
