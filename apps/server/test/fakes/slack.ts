@@ -6,6 +6,7 @@ import { type FakeHttpServer, parseBody, sendJson, startFakeHttpServer } from '.
 
 export interface RecordedSlackCall {
   method: string;
+  /** From `Authorization: Bearer …` (null without that header). */
   token: string | null;
   contentType: string;
   fields: Record<string, unknown>;
@@ -33,11 +34,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     const method = (request.url ?? '').replace(/^\/api\//, '').replace(/\?.*$/, '');
     const fields = parseBody(request, raw);
     const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ')
-      ? header.slice(7)
-      : typeof fields.token === 'string'
-        ? fields.token
-        : null;
+    const token = header.startsWith('Bearer ') ? header.slice(7) : null;
     const call: RecordedSlackCall = {
       method,
       token,
