@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { toDbTime } from '../src/db/values.ts';
 import {
   type NotifyContext,
@@ -488,5 +489,38 @@ describe('the outbox stand-ins (no SMS or Slack API configured)', () => {
     expect(entries[1]!.message).toContain('Slack message to #family (C0FAMILY1)');
     expect(entries[1]!.data.links).toEqual([link]);
     expect(JSON.stringify(entries)).not.toContain('xoxb-');
+  });
+});
+
+describe('configuration of the text and Slack channels', () => {
+  const keys = { HMAC_KEY: 'a'.repeat(64), ENCRYPTION_KEY: 'b'.repeat(64) };
+
+  test('SMS: unset is the outbox; SMS_API_URL needs the SID, token and sender', () => {
+    expect(loadConfig(keys).sms).toBeUndefined();
+    expect(loadConfig({ ...keys, SMS_API_URL: 'https://api.twilio.com/', ...SMS_ENV }).sms).toEqual(
+      {
+        apiUrl: 'https://api.twilio.com',
+        accountSid: SMS_ENV.SMS_ACCOUNT_SID,
+        authToken: SMS_ENV.SMS_AUTH_TOKEN,
+        from: SMS_ENV.SMS_FROM,
+      },
+    );
+    expect(() =>
+      loadConfig({ ...keys, SMS_API_URL: 'https://api.twilio.com', ...SMS_ENV, SMS_FROM: '' }),
+    ).toThrow(/SMS_FROM is required when SMS_API_URL is set/);
+    expect(() => loadConfig({ ...keys, SMS_API_URL: 'twilio', ...SMS_ENV })).toThrow(/SMS_API_URL/);
+  });
+
+  test("Slack: Slack's public API by default, the outbox under NODE_ENV=test or when asked", () => {
+    expect(loadConfig(keys).slackApiUrl).toBe('https://slack.com/api/');
+    expect(loadConfig({ ...keys, NODE_ENV: 'production' }).slackApiUrl).toBe(
+      'https://slack.com/api/',
+    );
+    expect(loadConfig({ ...keys, NODE_ENV: 'test' }).slackApiUrl).toBeUndefined();
+    expect(loadConfig({ ...keys, SLACK_API_URL: 'outbox' }).slackApiUrl).toBeUndefined();
+    expect(loadConfig({ ...keys, SLACK_API_URL: 'http://127.0.0.1:9999/api' }).slackApiUrl).toBe(
+      'http://127.0.0.1:9999/api/',
+    );
+    expect(() => loadConfig({ ...keys, SLACK_API_URL: 'slack' })).toThrow(/SLACK_API_URL/);
   });
 });
