@@ -8,7 +8,6 @@ import { type FakeSlackApi, startFakeSlackApi } from './fakes/slack.ts';
 import { type FakeSmsApi, startFakeSmsApi } from './fakes/sms.ts';
 import { type CallResult, createTestServer, type TestServer, uniqueEmail } from './harness.ts';
 import {
-  accountEmailMethod,
   codeIn,
   lastCodeSent,
   SMS_ENV,
