@@ -183,6 +183,27 @@ describe('CreatePendingNotificationMethod', () => {
     expect(await pendingRows(parent.adminId)).toEqual([]);
   });
 
+  test('a failed verification email is a 500 with the contract body, and leaves no pending row', async () => {
+    const parent = await server.signUpVerifiedParent();
+    // the harness's mailer records into server.mails: make recording (so sending) fail once
+    server.mails.push = () => {
+      throw new Error('SMTP connection refused');
+    };
+    try {
+      const result = await server.call(
+        'CreatePendingNotificationMethod',
+        { case: 'email', email: uniqueEmail('unreachable') },
+        { token: parent.token },
+      );
+      expect(result.status).toBe(500);
+      expect(result.body).toMatchObject({ type: 'serverError', showContactSupport: true });
+      expect(result.body.userMessage).toContain('verification email');
+    } finally {
+      delete (server.mails as { push?: unknown }).push;
+    }
+    expect(await pendingRows(parent.adminId)).toEqual([]);
+  });
+
   test.each<[string, NotificationMethodConfig, string]>([
     ['email without @', { case: 'email', email: 'grandma.example.com' }, 'valid email'],
     ['phone too short', { case: 'text', phoneNumber: '12345' }, 'valid phone number'],
