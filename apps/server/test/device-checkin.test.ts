@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { macosAppOperationNames } from '@keyward/contract/device';
 import type { SharedKey } from '@keyward/contract/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addMs, DAY, fromDbBool, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
@@ -392,15 +394,22 @@ describe('TrustedTime and LogSecurityEvent', () => {
     });
   });
 
-  test('operations of later issues answer “not available yet”', async () => {
-    const parent = await server.signUpVerifiedParent();
-    const mac = await connectedMac(server, parent.adminId);
-    const result = await deviceCall(server, 'CreateKeystrokeLines', mac.token, [
-      { appName: 'Notes', line: 'hello', time: '2025-01-15T12:00:00.000Z' },
-    ]);
-    expect(result.status).toBe(404);
-    expect(result.body.debugMessage).toContain('not available yet');
-  });
+  // Device operations without a resolver file yet (none once every issue has landed).
+  const unbuilt = macosAppOperationNames.filter(
+    (op) => !existsSync(new URL(`../src/operations/device/${op}.ts`, import.meta.url)),
+  );
+  test.runIf(unbuilt.length > 0)(
+    'operations of later issues answer “not available yet”',
+    async () => {
+      const parent = await server.signUpVerifiedParent();
+      const mac = await connectedMac(server, parent.adminId);
+      for (const op of unbuilt) {
+        const result = await deviceCall(server, op, mac.token, {});
+        expect(result.status, op).toBe(404);
+        expect(result.body.debugMessage, op).toContain('not available yet');
+      }
+    },
+  );
 });
 
 describe('Heartbeat and presence', () => {
