@@ -327,6 +327,25 @@ describe('ConfirmPendingNotificationMethod', () => {
     expect(second.body).toMatchObject(INCORRECT);
   });
 
+  test('one try: two simultaneous confirmations with the right code verify it once', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { methodId, code } = await createPending(parent, {
+      case: 'email',
+      email: uniqueEmail('race'),
+    });
+    const results = await Promise.all(
+      [1, 2].map(() =>
+        server.call(
+          'ConfirmPendingNotificationMethod',
+          { id: methodId, code },
+          { token: parent.token },
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(await methodRows(parent.adminId)).toHaveLength(2);
+  });
+
   test('the code works until 60 minutes, not at 60 minutes', async () => {
     const parent = await server.signUpVerifiedParent();
     const early = await createPending(parent, { case: 'email', email: uniqueEmail('early') });
