@@ -5,13 +5,16 @@ import { useEffect, useReducer, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ConfirmationModal } from '../../components/ui/ConfirmationModal';
 import { DeleteModal } from '../../components/ui/DeleteModal';
 import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
+import { UnsavedChangesBar } from '../../components/ui/UnsavedChangesBar';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
+import { useNavigationGuard } from '../../lib/navigation-guard';
 import { ChildKeychainsSection } from '../keychains/ChildKeychainsSection';
 import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
 import {
@@ -25,6 +28,7 @@ import {
   canSave,
   childEditorReducer,
   draftErrors,
+  hasChanges,
   initialChildEditorState,
   toSaveChildInput,
 } from './child-editor';
@@ -145,6 +149,9 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
   const deletion = useDeleteChildFlow(child.id);
   const [connectionToDelete, setConnectionToDelete] = useState<UserDevice | null>(null);
   const errors = draftErrors(state.draft);
+  const isChanged = hasChanges(state);
+  // Leaving by a link, Back or closing the tab asks first while edits are unsaved.
+  const guard = useNavigationGuard(isChanged);
 
   async function save() {
     if (!canSave(state)) return;
@@ -187,20 +194,32 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
           onChange={(keychains) => dispatch({ type: 'keychainsChanged', keychains })}
         />
 
-        {state.saveError && (
-          <p role="alert" className="text-sm text-red-700">
-            {state.saveError}
-          </p>
-        )}
-        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-between">
-          <Button variant="dangerSecondary" onClick={deletion.open}>
-            Delete child
-          </Button>
-          <Button onClick={() => void save()} disabled={!canSave(state)} isLoading={state.isSaving}>
-            Save child
-          </Button>
-        </div>
+        <UnsavedChangesBar
+          isChanged={isChanged}
+          saveLabel="Save child"
+          canSave={canSave(state)}
+          isSaving={state.isSaving}
+          saveError={state.saveError}
+          onSave={() => void save()}
+          onCancel={() => dispatch({ type: 'editsDiscarded' })}
+          start={
+            <Button variant="dangerSecondary" onClick={deletion.open}>
+              Delete child
+            </Button>
+          }
+        />
       </div>
+      <ConfirmationModal
+        isOpen={guard.isAsking}
+        title="Leave without saving?"
+        confirmLabel="Leave without saving"
+        cancelLabel="Keep editing"
+        confirmVariant="danger"
+        onConfirm={guard.leave}
+        onCancel={guard.stay}
+      >
+        Your changes to {child.name} are not saved yet. If you leave now, they are lost.
+      </ConfirmationModal>
       <DeleteModal
         isOpen={connectionToDelete !== null}
         type="connection"

@@ -278,6 +278,31 @@ describe('downtime', () => {
   });
 });
 
+describe('cancel', () => {
+  test('editsDiscarded puts back the child as loaded, with nothing left to save', () => {
+    const edited = loaded(
+      {},
+      { type: 'nameChanged', name: 'Emmy' },
+      { type: 'keyloggingToggled' },
+      { type: 'keychainsChanged', keychains: [] },
+      { type: 'newBlockedAppChanged', identifier: 'com.valvesoftware.steam' },
+      { type: 'blockedAppAdded', id: NEW_APP_ID },
+      { type: 'saveFailed', message: 'Nope' },
+    );
+    expect(hasChanges(edited)).toBe(true);
+    const discarded = childEditorReducer(edited, { type: 'editsDiscarded' });
+    expect(discarded.draft).toEqual(loaded().draft);
+    expect(hasChanges(discarded)).toBe(false);
+    expect(discarded).toMatchObject({ newBlockedApp: '', saveError: undefined });
+    expect(discarded.newBlockedAppError).toBeUndefined();
+  });
+
+  test('a save on its way cannot be discarded', () => {
+    const saving = loaded({}, { type: 'nameChanged', name: 'Emmy' }, { type: 'saveStarted' });
+    expect(childEditorReducer(saving, { type: 'editsDiscarded' })).toBe(saving);
+  });
+});
+
 describe('blocked apps', () => {
   test.each(['', '  '])('Add is disabled when the identifier is %j', (identifier) => {
     const state = loaded({}, { type: 'newBlockedAppChanged', identifier });

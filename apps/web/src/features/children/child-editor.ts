@@ -91,6 +91,8 @@ export type ChildEditorEvent =
   | { type: 'blockedAppScheduleDayToggled'; id: string; day: Weekday }
   | { type: 'blockedAppScheduleWindowChanged'; id: string; window: PlainTimeWindow }
   | { type: 'keychainsChanged'; keychains: KeychainAssignment[] }
+  /** Cancel: back to the child as last loaded or saved. */
+  | { type: 'editsDiscarded' }
   | { type: 'saveStarted' }
   | { type: 'saveSucceeded' }
   | { type: 'saveFailed'; message: string };
@@ -340,6 +342,15 @@ export function childEditorReducer(
       }));
     case 'keychainsChanged':
       return edit(state, { keychains: event.keychains });
+    case 'editsDiscarded':
+      if (state.isSaving) return state;
+      return {
+        ...state,
+        draft: state.saved,
+        newBlockedApp: '',
+        newBlockedAppError: undefined,
+        saveError: undefined,
+      };
     case 'saveStarted':
       if (!canSave(state)) return state;
       return { ...state, isSaving: true, saveError: undefined };

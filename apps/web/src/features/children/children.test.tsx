@@ -301,6 +301,82 @@ describe('/children/:userId', () => {
     });
   });
 
+  test('without changes there is no bar and links go unasked', async () => {
+    serve(childOf({ devices: [computerOf()] }));
+    const user = userEvent.setup();
+    renderApp(`/children/${EMMA_ID}`);
+    expect(await screen.findByRole('button', { name: 'Save child' })).toBeDisabled();
+    expect(screen.queryByRole('region', { name: 'Unsaved changes' })).not.toBeInTheDocument();
+
+    // nothing changed: links go unasked
+    await user.click(screen.getAllByRole('link', { name: 'Keychains' })[0] as HTMLElement);
+    await waitFor(() => expect(currentLocation()).toBe('/keychains'));
+  });
+
+  test('with unsaved changes, leaving asks; Cancel in the sticky bar undoes the edits', async () => {
+    serve(childOf({ devices: [computerOf()] }));
+    const user = userEvent.setup();
+    renderApp(`/children/${EMMA_ID}`);
+    const save = await screen.findByRole('button', { name: 'Save child' });
+    await user.click(screen.getByRole('switch', { name: 'Keystroke logging' }));
+
+    const bar = screen.getByRole('region', { name: 'Unsaved changes' });
+    expect(bar).toHaveTextContent('You have unsaved changes');
+    expect(bar).toHaveClass('sticky');
+    expect(within(bar).getByRole('button', { name: 'Save child' })).toBe(save);
+    expect(save).toBeEnabled();
+
+    const keychainsLink = screen.getAllByRole('link', { name: 'Keychains' })[0] as HTMLElement;
+    await user.click(keychainsLink);
+    const dialog = screen.getByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent(
+      'Your changes to Emma are not saved yet. If you leave now, they are lost.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+    expect(currentLocation()).toBe(`/children/${EMMA_ID}`);
+    expect(screen.getByRole('switch', { name: 'Keystroke logging' })).toBeChecked();
+
+    await user.click(within(bar).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('switch', { name: 'Keystroke logging' })).not.toBeChecked();
+    expect(screen.queryByRole('region', { name: 'Unsaved changes' })).not.toBeInTheDocument();
+    expect(save).toBeDisabled();
+
+    await user.click(screen.getByRole('switch', { name: 'Keystroke logging' }));
+    await user.click(keychainsLink);
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', {
+        name: 'Leave without saving',
+      }),
+    );
+    await waitFor(() => expect(currentLocation()).toBe('/keychains'));
+  });
+
+  test('the same blocked app twice is refused with a message; the resolution shows its limits', async () => {
+    serve(
+      childOf({
+        devices: [computerOf()],
+        screenshotsEnabled: true,
+        blockedApps: [{ id: LEO_ID, identifier: 'Roblox' }],
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp(`/children/${EMMA_ID}`);
+    const input = await screen.findByPlaceholderText('App name or bundle id');
+    await user.type(input, 'ROBLOX');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(input).toHaveAccessibleDescription("'Roblox' is already in the blocked apps.");
+    expect(screen.getAllByRole('button', { name: /^Remove roblox/i })).toHaveLength(1);
+
+    const resolution = screen.getByLabelText('Resolution (pixels)');
+    expect(resolution).toHaveAccessibleDescription('From 200 to 4,000 pixels.');
+    await user.clear(resolution);
+    await user.type(resolution, '5000');
+    expect(resolution).toHaveAccessibleDescription(
+      'Screenshot resolution must be between 200 and 4,000 pixels.',
+    );
+    expect(screen.getByRole('button', { name: 'Save child' })).toBeDisabled();
+  });
+
   test('a missing child shows the not-found message', async () => {
     fakeServer(() => serverError('notFound', { entityName: 'Child' }, 404));
     renderApp(`/children/${EMMA_ID}`);

@@ -73,6 +73,8 @@ export function ChildKeychainsSection({
             {keychains.map((assignment) => {
               const info = infoOf(assignment.id);
               const { id, schedule } = assignment;
+              // Added in the drawer since the child was loaded: nothing changes until Save child.
+              const isPending = !loadedKeychains.some((loaded) => loaded.id === id);
               return (
                 <li key={id} aria-label={info.name} className="rounded-xl ring-1 ring-slate-200">
                   <div className="flex flex-wrap items-center gap-x-3 gap-y-2 p-3">
@@ -80,11 +82,17 @@ export function ChildKeychainsSection({
                       <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                         <span className="truncate">{info.name}</span>
                         {info.isPublic && <Badge tone="brand">Public</Badge>}
+                        {isPending && <Badge tone="warning">Not saved yet</Badge>}
                       </p>
                       <p className="text-xs text-slate-500">
                         {pluralise(info.numKeys, 'key')} ·{' '}
                         {schedule ? describeSchedule(schedule) : 'Always active'}
                       </p>
+                      {isPending && (
+                        <p className="mt-1 text-xs text-amber-800">
+                          {childName} gets this keychain once you save the child.
+                        </p>
+                      )}
                     </div>
                     <Button
                       variant="ghost"

@@ -261,3 +261,17 @@ describe('the add-keychain drawer', () => {
     expect(await within(drawer).findByText('Hmm, something went wrong')).toBeInTheDocument();
   });
 });
+
+describe('pending keychains', () => {
+  test('a keychain added since loading says it is not saved yet; loaded ones do not', async () => {
+    selectableServer({ own, public: [] });
+    renderSection([{ id: SCHOOL_ID }, { id: GAMES_ID }]);
+    const games = await screen.findByRole('listitem', { name: 'Games' });
+    expect(within(games).getByText('Not saved yet')).toBeInTheDocument();
+    expect(
+      within(games).getByText('Emma gets this keychain once you save the child.'),
+    ).toBeInTheDocument();
+    const loaded = screen.getByRole('listitem', { name: 'School' });
+    expect(within(loaded).queryByText('Not saved yet')).not.toBeInTheDocument();
+  });
+});
