@@ -5,6 +5,7 @@ import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { useAdmin } from './api';
+import { NotificationSettings } from './NotificationSettings';
 
 export default function SettingsPage() {
   const admin = useAdmin();
@@ -38,6 +39,7 @@ export default function SettingsPage() {
           </div>
         </dl>
       </Card>
+      <NotificationSettings admin={admin.data} />
     </>
   );
 }

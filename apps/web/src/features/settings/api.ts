@@ -1,3 +1,31 @@
-import { useDashboardQuery } from '../../lib/api/hooks';
+import type { DashboardOperation } from '@keyward/contract/dashboard';
+import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
+
+const NOTIFICATION_READS: DashboardOperation[] = ['GetAdmin', 'DashboardWidgets'];
 
 export const useAdmin = () => useDashboardQuery('GetAdmin', undefined);
+
+// The slide-in shows its own progress and errors ('Sending...', 'Verifying...').
+export const useCreatePendingNotificationMethod = () =>
+  useDashboardMutation('CreatePendingNotificationMethod');
+
+export const useConfirmPendingNotificationMethod = () =>
+  useDashboardMutation('ConfirmPendingNotificationMethod', { invalidates: NOTIFICATION_READS });
+
+export const useDeleteNotificationMethod = () =>
+  useDashboardMutation('DeleteEntity_v2', {
+    toast: { verb: 'delete', entity: 'notification method' },
+    invalidates: NOTIFICATION_READS,
+  });
+
+export const useSaveNotification = () =>
+  useDashboardMutation('SaveNotification', {
+    toast: { verb: 'save', entity: 'notification' },
+    invalidates: NOTIFICATION_READS,
+  });
+
+export const useDeleteNotification = () =>
+  useDashboardMutation('DeleteEntity_v2', {
+    toast: { verb: 'delete', entity: 'notification' },
+    invalidates: NOTIFICATION_READS,
+  });
