@@ -1,4 +1,12 @@
-import { act, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -45,8 +53,15 @@ describe('/use-case', () => {
     renderApp('/use-case');
     fireEvent.click(await screen.findByRole('radio', { name: /for me/ }));
     expect(screen.getByRole('alert')).toHaveTextContent('Keyward is not meant for self-control');
-    vi.useFakeTimers();
     fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    // nothing is deleted before the parent confirms, in the spec's deletion words
+    const dialog = screen.getByRole('dialog', { name: 'Delete account?' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this account? There is no undo.',
+    );
+    expect(calls).toHaveLength(0);
+    vi.useFakeTimers();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await act(async () => {
       await vi.advanceTimersByTimeAsync(0);
     });
@@ -75,9 +90,32 @@ describe('/use-case', () => {
     renderApp('/use-case');
     await user.click(await screen.findByRole('radio', { name: /for me/ }));
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete account?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
     expect(
       await screen.findByText('Hmm, something went wrong. Refresh the page and try again.'),
     ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  test('self: cancelling the confirmation deletes nothing', async () => {
+    loggedIn();
+    const calls = fakeServer(() => ({ body: { success: true } }));
+    const user = userEvent.setup();
+    renderApp('/use-case');
+    await user.click(await screen.findByRole('radio', { name: /for me/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete account?' })).getByRole('button', {
+        name: 'Cancel',
+      }),
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Delete my account' })).toBeInTheDocument();
   });
 });
 

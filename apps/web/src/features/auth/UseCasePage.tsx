@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { cx } from '../../components/ui/cx';
+import { DeleteModal } from '../../components/ui/DeleteModal';
 import { useSession } from '../../lib/session-context';
 import { useDeleteParentAccount } from './use-case-api';
 import { Alert, AuthLayout } from './AuthLayout';
@@ -35,6 +36,7 @@ export default function UseCasePage() {
   const { session } = useSession();
   const deleteAccount = useDeleteParentAccount();
   const [useCase, setUseCase] = useState<UseCase | null>(null);
+  const [isConfirmingDeletion, setIsConfirmingDeletion] = useState(false);
 
   useEffect(() => {
     if (!deleteAccount.isSuccess) return;
@@ -49,7 +51,11 @@ export default function UseCasePage() {
 
   function onDeleteAccount() {
     if (!session) return;
-    deleteAccount.mutate({ type: 'parent', id: session.adminId });
+    deleteAccount.mutate(
+      { type: 'parent', id: session.adminId },
+      // A failure is shown on the page, under the warning.
+      { onError: () => setIsConfirmingDeletion(false) },
+    );
   }
 
   if (deleteAccount.isSuccess) {
@@ -116,10 +122,17 @@ export default function UseCasePage() {
               variant="danger"
               fullWidth
               isLoading={deleteAccount.isPending}
-              onClick={onDeleteAccount}
+              onClick={() => setIsConfirmingDeletion(true)}
             >
               Delete my account
             </Button>
+            <DeleteModal
+              type="account"
+              isOpen={isConfirmingDeletion}
+              isDeleting={deleteAccount.isPending}
+              onConfirm={onDeleteAccount}
+              onCancel={() => setIsConfirmingDeletion(false)}
+            />
           </div>
         ) : (
           <Button type="submit" fullWidth size="lg" className="mt-6" disabled={useCase === null}>
