@@ -78,11 +78,12 @@ describe('/login', () => {
     expect(button).toBeDisabled();
     await user.type(screen.getByLabelText('Email'), '@example');
     expect(button).toBeEnabled();
+    await user.type(screen.getByLabelText('Email'), '.com'); // what the server accepts
     await user.click(button);
     expect(await screen.findByText(/We sent a magic link/)).toBeInTheDocument();
     expect(calls[0]).toMatchObject({
       op: 'RequestMagicLink',
-      body: { email: 'parent@example', redirect: '/children' },
+      body: { email: 'parent@example.com', redirect: '/children' },
     });
   });
 

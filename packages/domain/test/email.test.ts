@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
+  INVALID_EMAIL_MESSAGE,
+  isAcceptableEmail,
   isValidEmailForServer,
   looksLikeEmail,
   normaliseEmail,
@@ -19,6 +21,31 @@ describe('isValidEmailForServer', () => {
     ['parent@', false],
   ])('%j → %s', (email, expected) => {
     expect(isValidEmailForServer(email)).toBe(expected);
+  });
+});
+
+describe('isAcceptableEmail (server and dashboard alike)', () => {
+  const local64 = 'a'.repeat(64);
+  test.each<[string, boolean]>([
+    ['parent@example.com', true],
+    ['  Parent@Example.COM ', true], // trimmed and lowercased first, as the server stores it
+    ['a@b.co', true],
+    ['x@y', false], // looks like an email, but the server refuses it
+    ['x@y.z', false], // domain of 3 characters
+    ['a@bcde', false],
+    ['a b@example.com', true], // the server rule does not look at spaces inside
+    ['', false],
+    ['   ', false],
+    ['@example.com', false],
+    ['a@@example.com', false],
+    [`${local64}@${'b'.repeat(185)}.com`, true], // 254 characters
+    [`${local64}@${'b'.repeat(186)}.com`, false], // 255 characters
+  ])('%j → %s', (email, expected) => {
+    expect(isAcceptableEmail(email)).toBe(expected);
+  });
+
+  test('the message is the server’s', () => {
+    expect(INVALID_EMAIL_MESSAGE).toBe('Please enter a valid email address.');
   });
 });
 

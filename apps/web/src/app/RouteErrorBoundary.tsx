@@ -24,7 +24,7 @@ type State = { error: unknown; resetKey: string; hasError: boolean };
  * a Reload button instead of a blank page.
  */
 export class RouteErrorBoundary extends Component<Props, State> {
-  state: State = { error: null, resetKey: this.props.resetKey, hasError: false };
+  override state: State = { error: null, resetKey: this.props.resetKey, hasError: false };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { error, hasError: true };
@@ -35,11 +35,11 @@ export class RouteErrorBoundary extends Component<Props, State> {
     return { resetKey: props.resetKey, error: null, hasError: false };
   }
 
-  componentDidCatch(error: unknown, info: ErrorInfo) {
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
     if (!isProductionBuild()) console.error('[route] page failed', error, info.componentStack);
   }
 
-  render() {
+  override render() {
     if (!this.state.hasError) return this.props.children;
     const isChunk = isChunkLoadError(this.state.error);
     const reload = this.props.onReload ?? (() => window.location.reload());

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type InputHTMLAttributes, useId } from 'react';
+import { type ChangeEvent, type InputHTMLAttributes, type Ref, useId } from 'react';
 import { cx } from './cx';
 
 export type TextInputType =
@@ -19,6 +19,8 @@ type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onCh
   hint?: string;
   error?: string;
   hideLabel?: boolean;
+  /** The <input> itself, e.g. to focus it. */
+  ref?: Ref<HTMLInputElement>;
 };
 
 /** A 'positiveInteger' field accepts only digit strings; other input is ignored. */

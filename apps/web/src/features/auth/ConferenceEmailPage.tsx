@@ -1,4 +1,5 @@
 import type { PqlError } from '@keyward/contract/errors';
+import { INVALID_EMAIL_MESSAGE, isAcceptableEmail } from '@keyward/domain/email';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/Button';
 import { EmailInput } from './EmailInput';
@@ -7,10 +8,6 @@ import { useSaveConferenceEmail } from './api';
 import { Alert, AuthLayout } from './AuthLayout';
 
 export type ConferenceSource = 'workshop' | 'booth';
-
-export function isConferenceEmail(email: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-}
 
 export default function ConferenceEmailPage({ source }: { source: ConferenceSource }) {
   const save = useSaveConferenceEmail();
@@ -21,8 +18,8 @@ export default function ConferenceEmailPage({ source }: { source: ConferenceSour
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const address = email.trim();
-    if (!isConferenceEmail(address)) {
-      setEmailError('Please enter a valid email address');
+    if (!isAcceptableEmail(address)) {
+      setEmailError(INVALID_EMAIL_MESSAGE);
       return;
     }
     setEmailError(undefined);

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { TextInput } from '../../components/ui/TextInput';
 
 /** The email field every public page asks for first. */
@@ -5,6 +6,7 @@ export function EmailInput(props: {
   value: string;
   onChange: (value: string) => void;
   error?: string;
+  ref?: Ref<HTMLInputElement>;
 }) {
   return (
     <TextInput
@@ -16,6 +18,7 @@ export function EmailInput(props: {
       value={props.value}
       onChange={props.onChange}
       error={props.error}
+      ref={props.ref}
     />
   );
 }

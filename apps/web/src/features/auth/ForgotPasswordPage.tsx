@@ -1,4 +1,4 @@
-import { splitsIntoTwoOnAt } from '@keyward/domain/email';
+import { INVALID_EMAIL_MESSAGE, isAcceptableEmail } from '@keyward/domain/email';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
@@ -14,8 +14,8 @@ export default function ForgotPasswordPage() {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const address = email.trim();
-    if (!splitsIntoTwoOnAt(address)) {
-      setEmailError('Please enter a valid email address.');
+    if (!isAcceptableEmail(address)) {
+      setEmailError(INVALID_EMAIL_MESSAGE);
       return;
     }
     setEmailError(undefined);

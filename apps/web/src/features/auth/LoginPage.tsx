@@ -1,8 +1,8 @@
 import type { PqlError } from '@keyward/contract/errors';
-import { looksLikeEmail } from '@keyward/domain/email';
+import { INVALID_EMAIL_MESSAGE, isAcceptableEmail, looksLikeEmail } from '@keyward/domain/email';
 import { MIN_PASSWORD_LENGTH } from '@keyward/domain/passwords';
-import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { TextInput } from '../../components/ui/TextInput';
 import { EmailInput } from './EmailInput';
@@ -30,7 +30,7 @@ export function loginFieldErrors(email: string, password: string): FieldErrors {
 export default function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { logIn } = useSession();
+  const { session, logIn } = useSession();
   const login = useLogin();
   const magicLink = useRequestMagicLink();
   const [email, setEmail] = useState('');
@@ -41,6 +41,9 @@ export default function LoginPage() {
 
   const redirect = params.get('redirect');
   const isAfterReset = params.has('reset');
+
+  const emailField = useRef<HTMLInputElement>(null);
+  useEffect(() => emailField.current?.focus(), []);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -57,10 +60,16 @@ export default function LoginPage() {
   async function onSendMagicLink() {
     setServerError(null);
     setIsMagicLinkSent(false);
+    // the server's rule: 'x@y' is a field message, not a failed request
+    if (!isAcceptableEmail(email)) return setFieldErrors({ email: INVALID_EMAIL_MESSAGE });
+    setFieldErrors({});
     const result = await magicLink.run({ email: email.trim(), redirect: redirect ?? undefined });
     if (result.type === 'error') return setServerError(result.error);
     setIsMagicLinkSent(true);
   }
+
+  // Already signed in (a bookmark, the back button): no second login.
+  if (session) return <Navigate to={safeRedirectPath(redirect)} replace />;
 
   return (
     <AuthLayout
@@ -84,7 +93,7 @@ export default function LoginPage() {
         {serverError && <Alert tone="error">{errorMessage(serverError)}</Alert>}
       </div>
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        <EmailInput value={email} onChange={setEmail} error={fieldErrors.email} />
+        <EmailInput ref={emailField} value={email} onChange={setEmail} error={fieldErrors.email} />
         <TextInput
           label="Password"
           type="password"

@@ -1,4 +1,5 @@
 import type { PqlError } from '@keyward/contract/errors';
+import { INVALID_EMAIL_MESSAGE, isAcceptableEmail } from '@keyward/domain/email';
 import { MIN_PASSWORD_LENGTH, signupPasswordProblem } from '@keyward/domain/passwords';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +12,12 @@ import { Alert, AuthLayout, linkClasses } from './AuthLayout';
 
 export const SIGNUP_REDIRECT_DELAY_MS = 7500;
 export const SIGNUP_FAILED_MESSAGE = 'Shucks! Something went wrong, please try again.';
+
+/** The server's email rule, checked first so a typo is a field message, not a failed signup. */
+function signupEmailProblem(email: string): string | undefined {
+  if (email.trim() === '') return 'Email is required.';
+  return isAcceptableEmail(email) ? undefined : INVALID_EMAIL_MESSAGE;
+}
 
 export default function SignupPage() {
   const [params] = useSearchParams();
@@ -32,7 +39,7 @@ export default function SignupPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const errors = {
-      email: email.trim() === '' ? 'Email is required.' : undefined,
+      email: signupEmailProblem(email),
       password: signupPasswordProblem(password) ?? undefined,
     };
     setFieldErrors(errors);
