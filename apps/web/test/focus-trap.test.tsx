@@ -126,13 +126,13 @@ test('tabbableElements: one stop per radio group, the checked radio', () => {
       <button type="button" disabled>
         off
       </button>
-      <a href="/x">link</a>
+      <a href="/x">Help</a>
     </div>,
   );
   const labels = tabbableElements(screen.getByTestId('box')).map(
     (element) => element.getAttribute('aria-label') ?? element.textContent,
   );
-  expect(labels).toEqual(['a2', 'b1', 'link']);
+  expect(labels).toEqual(['a2', 'b1', 'Help']);
 });
 
 describe('key wizard', () => {

@@ -7,6 +7,7 @@ import type { PushHub } from '../services/push.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SlackSender } from '../services/slack.ts';
 import type { SmsSender } from '../services/sms.ts';
+import type { ScreenshotStorage } from '../services/storage.ts';
 import type { TokenService } from '../services/tokens.ts';
 
 /** Created once in buildApp; add new services (push, sms, slack, billing, storage) here. */
@@ -21,6 +22,8 @@ export interface Services {
   sms: SmsSender;
   /** Slack chat.postMessage or the outbox (services/slack.ts). */
   slack: SlackSender;
+  /** Screenshot objects: S3-compatible store or DATA_DIR/screenshots (services/storage.ts). */
+  storage: ScreenshotStorage;
 }
 
 /** What every resolver receives. */

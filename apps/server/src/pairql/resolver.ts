@@ -21,6 +21,11 @@ export interface Resolver {
   op: string;
   // biome-ignore lint/suspicious/noExplicitAny: the router validates input/output against the contract
   resolve: (input: any, ctx: any) => Promise<unknown>;
+  /**
+   * The router refuses any NUL (U+0000) in a body; an operation with this flag gets each NUL in a
+   * string value replaced by U+FFFD instead (CreateKeystrokeLines, server-behaviour §4.3).
+   */
+  replacesNulCharacters?: boolean;
 }
 
 export function dashboardResolver<Op extends DashboardOperation>(

@@ -188,7 +188,7 @@ async function handle(
   const resolver = resolvers.get(opName);
   if (!resolver) throw notAvailableYet('a3f9c1d2', `Operation ${opName}`);
 
-  const input = parseInput(def, request.body);
+  const input = parseInput(def, request.body, resolver.replacesNulCharacters === true);
   const output = await resolveRacing(resolver, input, ctx);
 
   if (config.mode !== 'production') {
@@ -236,7 +236,7 @@ function raceLost(conflict: Conflict, op: string): PqlFailure {
   );
 }
 
-function parseInput(def: OperationDef, body: unknown): unknown {
+function parseInput(def: OperationDef, body: unknown, replacesNulCharacters = false): unknown {
   if (def.input === null) return undefined; // void: any body is ignored
   const text = typeof body === 'string' ? body : '';
   if (text.trim() === '') {
@@ -246,7 +246,11 @@ function parseInput(def: OperationDef, body: unknown): unknown {
   let hasNul = false;
   try {
     json = JSON.parse(text, (key, value) => {
-      if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) hasNul = true;
+      if (key.includes('\0')) hasNul = true;
+      if (typeof value === 'string' && value.includes('\0')) {
+        if (replacesNulCharacters) return value.replaceAll('\0', '\uFFFD');
+        hasNul = true;
+      }
       return value;
     });
   } catch {
