@@ -9,7 +9,9 @@ import { createDatabase, type Db } from './db/database.ts';
 import { registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerDashboardCors } from './http/cors.ts';
+import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
 import { registerSpa } from './http/spa.ts';
+import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
 import type { Services } from './pairql/context.ts';
 import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
 import { type Clock, systemClock } from './services/clock.ts';
@@ -18,6 +20,11 @@ import { createPushHub } from './services/push.ts';
 import { createRateLimiter } from './services/rate-limit.ts';
 import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
+import {
+  createScreenshotStorage,
+  type LocalScreenshotStorage,
+  type ScreenshotStorage,
+} from './services/storage.ts';
 import { createTokenService } from './services/tokens.ts';
 
 export interface BuildAppOptions {
@@ -29,6 +36,8 @@ export interface BuildAppOptions {
   /** Test doubles for the text and Slack channels (default: from config). */
   sms?: SmsSender;
   slack?: SlackSender;
+  /** Screenshot store (default: from config). */
+  storage?: ScreenshotStorage;
 }
 
 const NAMESPACES: Namespace[] = [
@@ -62,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     push,
     sms: options.sms ?? createSmsSender(config, app.log),
     slack: options.slack ?? createSlackSender(config, app.log),
+    storage: options.storage ?? createScreenshotStorage(config, clock),
   };
 
   await app.register(helmet, {
@@ -71,7 +81,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(services.storage.imageOrigin ? [services.storage.imageOrigin] : []),
+        ],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
@@ -102,6 +117,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await registerPairQL(app, { db, config, clock, services, namespaces });
   await registerDeviceChannel(app, { db, clock, push });
+  if (services.storage.kind === 'local') {
+    await registerLocalScreenshotRoutes(app, services.storage as LocalScreenshotStorage);
+  }
+  // Daily jobs (retention) on schedule in every mode but test; one instance per run (§9).
+  const stopJobs = startScheduledJobs({
+    db,
+    config,
+    clock,
+    storage: services.storage,
+    log: app.log,
+    onRun: (job, outcome, seconds) =>
+      (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),
+  });
+  app.addHook('onClose', async () => stopJobs());
   await registerSpa(app, config.webDist);
 
   return app;

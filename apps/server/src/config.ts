@@ -41,7 +41,19 @@ export interface Config {
   encryptionKey: Buffer;
   /** Latest Mac app version per channel, when configured. */
   releases: Partial<Record<ReleaseChannelName, string>>;
+  /** S3-compatible screenshot store; undefined → local directory DATA_DIR/screenshots. */
+  s3: S3Config | undefined;
 }
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** e.g. `http://127.0.0.1:4568` for an S3-compatible store (path-style); undefined → AWS. */
+  endpoint: string | undefined;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 
 export interface SmsConfig {
   /** Base URL without trailing slash, e.g. `https://api.twilio.com`. */
@@ -128,6 +140,24 @@ function parseVersion(variable: string, raw: string | undefined): string | undef
     throw new ConfigError(variable, `must be a version like 2.4.1, got "${raw}"`);
   }
   return raw;
+}
+
+function parseS3(env: Env): S3Config | undefined {
+  const bucket = optional(env, 'S3_BUCKET');
+  if (bucket === undefined) return undefined;
+  const required = (name: string) => {
+    const value = optional(env, name);
+    if (value === undefined) throw new ConfigError(name, 'is required when S3_BUCKET is set');
+    return value;
+  };
+  const endpoint = optional(env, 'S3_ENDPOINT');
+  return {
+    bucket,
+    region: optional(env, 'S3_REGION') ?? 'us-east-1',
+    endpoint: endpoint === undefined ? undefined : parseOrigin('S3_ENDPOINT', endpoint),
+    accessKeyId: required('S3_ACCESS_KEY_ID'),
+    secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
+  };
 }
 
 function parseSms(env: Env): SmsConfig | undefined {
@@ -269,6 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     hmacKey: envHmac ?? secrets!.hmacKey,
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
+    s3: parseS3(env),
     releases: {
       stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),
       beta: parseVersion('RELEASE_BETA', optional(env, 'RELEASE_BETA')),

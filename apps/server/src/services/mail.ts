@@ -21,9 +21,32 @@ export interface Mailer {
   send(email: OutgoingEmail): Promise<void>;
 }
 
+/** What each outbox email is for, in the plain line printed for the person running the server. */
+const OUTBOX_PURPOSE: Partial<Record<TemplateName, string>> = {
+  'initial-signup': 'verify',
+  'magic-link': 'log in',
+  'magic-link-no-account': 'sign up',
+  'password-reset': 'reset password',
+  'password-reset-no-account': 'sign up',
+  're-signup': 'log in or reset password',
+  'verify-notification-email': 'verification code',
+};
+
+/**
+ * One plain line per outbox email, easy to spot and copy among the JSON log lines, e.g.
+ * `Email to a@b.c: verify → http://127.0.0.1:8080/verify-signup-email/…`.
+ */
+export function outboxLine(email: OutgoingEmail): string {
+  const purpose = OUTBOX_PURPOSE[email.template] ?? email.template;
+  const what = email.links.length > 0 ? email.links.join('  ') : `"${email.subject}"`;
+  return `Email to ${email.to}: ${purpose} → ${what}`;
+}
+
 export function createMailer(
   config: Pick<Config, 'smtpUrl' | 'dataDir' | 'mailFrom' | 'supportEmail'>,
   log: FastifyBaseLogger,
+  /** Where the outbox prints its plain lines (stdout; tests capture them). */
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Mailer {
   const envelope = (email: OutgoingEmail) => ({
     from: config.mailFrom,
@@ -44,7 +67,8 @@ export function createMailer(
     };
   }
 
-  // No SMTP: write each message as an .eml file and print its links in the log.
+  // No SMTP: write each message as an .eml file, print its links in the log, and print one plain
+  // line with them too (the JSON log is hard to read and copy from).
   const outbox = path.join(config.dataDir, 'outbox');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
@@ -61,6 +85,7 @@ export function createMailer(
         { to: email.to, template: email.template, file, links: email.links },
         `email "${email.subject}" to ${email.to} written to ${file}; links: ${email.links.join(' ')}`,
       );
+      print(outboxLine(email));
     },
   };
 }
