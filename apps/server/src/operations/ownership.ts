@@ -160,3 +160,64 @@ export async function ownedSuspendFilterRequest(db: Db, parentId: string, id: st
   if (!row) throw notFound('SuspendFilterRequest');
   return row;
 }
+
+/** The computer users (Macs) of one owned child, with the child; notFound('Child') otherwise. */
+export async function ownedChildComputerUsers(db: Db, parentId: string, childId: string) {
+  const child = await ownedChild(db, parentId, childId);
+  const rows = await db
+    .selectFrom('computer_users')
+    .select('id')
+    .where('child_id', '=', child.id)
+    .execute();
+  return { child, computerUserIds: rows.map((row) => row.id) };
+}
+
+/** Every computer user of the parent's children, with its child's id. */
+export async function ownedComputerUsersByChild(db: Db, parentId: string) {
+  return db
+    .selectFrom('computer_users as cu')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .select(['cu.id as computerUserId', 'c.id as childId'])
+    .where('c.parent_id', '=', parentId)
+    .execute();
+}
+
+/**
+ * Subquery of the parent's computer-user ids, for activity writes: `where computer_user_id in (…)`
+ * restricts an update to the parent's own screenshots and keystroke lines.
+ */
+export function ownedComputerUserIdsQuery(db: Db, parentId: string) {
+  return db
+    .selectFrom('computer_users as cu')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .select('cu.id')
+    .where('c.parent_id', '=', parentId);
+}
+
+/** An iOS device of one of the parent's children, with the child's name. */
+export async function ownedIosDevice(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('ios_devices as d')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .selectAll('d')
+    .select('c.name as child_name')
+    .where('d.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('iOS device');
+  return row;
+}
+
+/** A custom block rule of an own iOS device (catalogue group rules are nobody's to edit). */
+export async function ownedBlockRule(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('ios_block_rules as r')
+    .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .selectAll('r')
+    .where('r.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Block rule');
+  return row;
+}

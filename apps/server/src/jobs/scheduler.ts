@@ -1,0 +1,54 @@
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../services/clock.ts';
+import type { ScreenshotStorage } from '../services/storage.ts';
+import { RETENTION_JOB, runDailyRetention } from './retention.ts';
+
+// server-behaviour §9: the daily jobs run on schedule in every mode except `test` (tests call them
+// on demand with an injected clock). Every instance schedules them; the job_runs claim lets exactly
+// one of them do each day's run.
+
+export const RETENTION_SCHEDULE = '30 2 * * *'; // 02:30 UTC
+
+/** What /metrics offers when it is on (http/metrics.ts decorates the app with it). */
+export interface JobRunMetrics {
+  jobRun(job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number): void;
+}
+
+export interface JobDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  storage: ScreenshotStorage;
+  log: FastifyBaseLogger;
+  /** Reports each run to /metrics when it is on. */
+  onRun?: (job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number) => void;
+}
+
+/** Starts the schedules; returns the function that stops them (none in test mode). */
+export function startScheduledJobs(deps: JobDeps): () => void {
+  if (deps.config.mode === 'test') return () => {};
+  const retention = new Cron(
+    RETENTION_SCHEDULE,
+    { timezone: 'UTC', name: RETENTION_JOB, protect: true },
+    async () => {
+      const started = Date.now();
+      try {
+        const report = await runDailyRetention(
+          { db: deps.db, storage: deps.storage, mode: deps.config.mode },
+          deps.clock.now(),
+        );
+        const seconds = (Date.now() - started) / 1000;
+        if (report) deps.log.info({ job: RETENTION_JOB, report, seconds }, 'retention job done');
+        else deps.log.info({ job: RETENTION_JOB }, 'retention already run today by an instance');
+        deps.onRun?.(RETENTION_JOB, report ? 'ok' : 'skipped', seconds);
+      } catch (error) {
+        deps.log.error({ err: error, job: RETENTION_JOB }, 'retention job failed');
+        deps.onRun?.(RETENTION_JOB, 'failed', (Date.now() - started) / 1000);
+      }
+    },
+  );
+  return () => retention.stop();
+}

@@ -1,0 +1,41 @@
+import { toDbBool, toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { deviceResolver } from '../../pairql/resolver.ts';
+import { newToken } from '../../services/tokens.ts';
+
+const APP_NAME_MAX = 255;
+
+// server-behaviour §4.3: bulk insert of typed lines (`time` → created_at). NUL characters are
+// replaced by U+FFFD by the router for this operation (replacesNulCharacters below).
+const resolver = deviceResolver('CreateKeystrokeLines', async (input, ctx) => {
+  if (input.some((entry) => entry.appName.length > APP_NAME_MAX)) {
+    throw badRequest(
+      'c81e5a90',
+      `CreateKeystrokeLines: an app name is over ${APP_NAME_MAX} characters`,
+      `An app name is too long (at most ${APP_NAME_MAX} characters).`,
+    );
+  }
+  if (input.length === 0) return { success: true };
+  const rows = input.map((entry) => ({
+    id: newToken(),
+    computer_user_id: ctx.computerUserId,
+    app_name: entry.appName,
+    line: entry.line,
+    filter_suspended: toDbBool(entry.filterSuspended ?? false),
+    flagged: null,
+    created_at: toDbTime(new Date(entry.time)),
+    deleted_at: null,
+  }));
+  // One statement per 100 rows keeps every chunk far below both dialects' parameter limits.
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let start = 0; start < rows.length; start += 100) {
+      await trx
+        .insertInto('keystroke_lines')
+        .values(rows.slice(start, start + 100))
+        .execute();
+    }
+  });
+  return { success: true };
+});
+
+export default { ...resolver, replacesNulCharacters: true };

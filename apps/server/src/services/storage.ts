@@ -1,0 +1,239 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Config, S3Config } from '../config.ts';
+import type { Clock } from './clock.ts';
+
+// Screenshot objects (server-behaviour §7.1). Objects are private: the Mac uploads through a signed
+// PUT URL valid 90 s (image/jpeg only), and every URL the dashboard gets is a signed GET valid 1 h.
+// Two backends: any S3-compatible store (presigned with the AWS SDK), or a local directory served by
+// the server's own signed routes (services/storage-routes.ts).
+
+export const UPLOAD_URL_SECONDS = 90;
+export const READ_URL_SECONDS = 60 * 60;
+export const MAX_SCREENSHOT_BYTES = 10 * 1024 * 1024;
+export const SCREENSHOT_CONTENT_TYPE = 'image/jpeg';
+
+export interface StoredObject {
+  key: string;
+  lastModified: Date;
+}
+
+export interface ScreenshotStorage {
+  kind: 'local' | 's3';
+  /** Origin of the image URLs when it is not the server itself (for the CSP's img-src). */
+  imageOrigin: string | undefined;
+  uploadUrl(key: string): Promise<string>;
+  readUrl(key: string): Promise<string>;
+  /** Removes objects; missing ones are ignored. */
+  remove(keys: readonly string[]): Promise<void>;
+  /** Every stored object (for the retention job's orphan sweep). */
+  list(): AsyncIterable<StoredObject>;
+}
+
+/** `{dir}/{ownerId}/{unixSeconds}--{uuid}.jpg`, dir `screenshots` in production, else `{mode}-screenshots`. */
+export function screenshotObjectKey(
+  mode: Config['mode'],
+  ownerId: string,
+  createdAt: Date,
+  id: string,
+): string {
+  const dir = mode === 'production' ? 'screenshots' : `${mode}-screenshots`;
+  return `${dir}/${ownerId}/${Math.floor(createdAt.getTime() / 1000)}--${id}.jpg`;
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const OBJECT_KEY = new RegExp(`^(?:[a-z]+-)?screenshots/${UUID}/\\d{1,12}--${UUID}\\.jpg$`);
+
+/** Only keys of the exact shape above are ever mapped to a file: no `..`, no other directories. */
+export function isScreenshotObjectKey(key: string): boolean {
+  return OBJECT_KEY.test(key);
+}
+
+export function createScreenshotStorage(config: Config, clock: Clock): ScreenshotStorage {
+  return config.s3
+    ? createS3Storage(config.s3)
+    : createLocalStorage({
+        directory: path.join(config.dataDir, 'screenshots'),
+        baseUrl: config.dashboardUrls[0]!,
+        hmacKey: config.hmacKey,
+        clock,
+      });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local directory
+
+export interface LocalStorageOptions {
+  directory: string;
+  /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  hmacKey: Buffer;
+  clock: Clock;
+}
+
+export type SignedMethod = 'GET' | 'PUT';
+
+export interface LocalScreenshotStorage extends ScreenshotStorage {
+  kind: 'local';
+  /** Checks a signed request; the reason when it must be refused. */
+  verify(
+    method: SignedMethod,
+    key: string,
+    expires: unknown,
+    signature: unknown,
+  ): 'ok' | 'badKey' | 'badSignature' | 'expired';
+  filePath(key: string): string;
+  write(key: string, bytes: Buffer): Promise<void>;
+}
+
+export function createLocalStorage(options: LocalStorageOptions): LocalScreenshotStorage {
+  const root = path.resolve(options.directory);
+  const sign = (method: SignedMethod, key: string, expires: number) =>
+    createHmac('sha256', options.hmacKey)
+      .update(`screenshot\n${method}\n${key}\n${expires}`)
+      .digest('hex');
+  const signedUrl = (method: SignedMethod, key: string, seconds: number) => {
+    if (!isScreenshotObjectKey(key)) throw new Error(`not a screenshot object key: ${key}`);
+    const expires = Math.floor(options.clock.now().getTime() / 1000) + seconds;
+    return `${options.baseUrl}/screenshots/${key}?expires=${expires}&signature=${sign(method, key, expires)}`;
+  };
+  const filePath = (key: string) => {
+    if (!isScreenshotObjectKey(key)) throw new Error(`not a screenshot object key: ${key}`);
+    const file = path.resolve(root, key);
+    if (!file.startsWith(`${root}${path.sep}`)) throw new Error(`outside the store: ${key}`);
+    return file;
+  };
+
+  return {
+    kind: 'local',
+    imageOrigin: undefined,
+    async uploadUrl(key) {
+      return signedUrl('PUT', key, UPLOAD_URL_SECONDS);
+    },
+    async readUrl(key) {
+      return signedUrl('GET', key, READ_URL_SECONDS);
+    },
+    verify(method, key, expires, signature) {
+      if (!isScreenshotObjectKey(key)) return 'badKey';
+      if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) return 'badSignature';
+      if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) {
+        return 'badSignature';
+      }
+      const expected = Buffer.from(sign(method, key, Number(expires)), 'hex');
+      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'badSignature';
+      if (Number(expires) * 1000 < options.clock.now().getTime()) return 'expired';
+      return 'ok';
+    },
+    filePath,
+    async write(key, bytes) {
+      const file = filePath(key);
+      mkdirSync(path.dirname(file), { recursive: true });
+      const temporary = `${file}.${process.pid}.${Date.now()}.part`;
+      await writeFile(temporary, bytes, { mode: 0o600 });
+      await rename(temporary, file);
+    },
+    async remove(keys) {
+      for (const key of keys) {
+        if (!isScreenshotObjectKey(key)) continue;
+        await rm(filePath(key), { force: true });
+      }
+    },
+    async *list() {
+      let dirs: string[];
+      try {
+        dirs = await readdir(root);
+      } catch {
+        return;
+      }
+      for (const dir of dirs) {
+        let owners: string[];
+        try {
+          owners = await readdir(path.join(root, dir));
+        } catch {
+          continue;
+        }
+        for (const owner of owners) {
+          let files: string[];
+          try {
+            files = await readdir(path.join(root, dir, owner));
+          } catch {
+            continue;
+          }
+          for (const file of files) {
+            const key = `${dir}/${owner}/${file}`;
+            if (!isScreenshotObjectKey(key)) continue;
+            const info = await stat(path.join(root, key)).catch(() => undefined);
+            if (info) yield { key, lastModified: info.mtime };
+          }
+        }
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// S3-compatible store
+
+export function createS3Storage(s3: S3Config): ScreenshotStorage {
+  const client = new S3Client({
+    region: s3.region,
+    endpoint: s3.endpoint,
+    forcePathStyle: s3.endpoint !== undefined,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
+  const imageOrigin = s3.endpoint
+    ? new URL(s3.endpoint).origin
+    : `https://${s3.bucket}.s3.${s3.region}.amazonaws.com`;
+
+  return {
+    kind: 's3',
+    imageOrigin,
+    uploadUrl(key) {
+      return getSignedUrl(
+        client,
+        new PutObjectCommand({ Bucket: s3.bucket, Key: key, ContentType: SCREENSHOT_CONTENT_TYPE }),
+        { expiresIn: UPLOAD_URL_SECONDS, signableHeaders: new Set(['content-type']) },
+      );
+    },
+    readUrl(key) {
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: key }), {
+        expiresIn: READ_URL_SECONDS,
+      });
+    },
+    async remove(keys) {
+      for (let start = 0; start < keys.length; start += 1000) {
+        const chunk = keys.slice(start, start + 1000);
+        await client.send(
+          new DeleteObjectsCommand({
+            Bucket: s3.bucket,
+            Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+      }
+    },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: s3.bucket, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key && isScreenshotObjectKey(object.Key)) {
+            yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+          }
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+  };
+}
