@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dashboard } from '@keyward/contract/dashboard';
 import { macosApp } from '@keyward/contract/device';
+import { iosApp } from '@keyward/contract/ios';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -43,6 +44,7 @@ export interface BuildAppOptions {
 const NAMESPACES: Namespace[] = [
   { name: 'dashboard', operations: dashboard, folder: 'dashboard' },
   { name: 'macos-app', operations: macosApp, folder: 'device' },
+  { name: 'ios-app', operations: iosApp, folder: 'ios' },
 ];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -95,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         frameAncestors: ["'none'"],
       },
     },
+    // The same answer as frame-ancestors 'none', for browsers that only read this header.
+    xFrameOptions: { action: 'deny' },
     // Local installs run on plain http://127.0.0.1.
     strictTransportSecurity: config.mode === 'production',
   });

@@ -15,10 +15,10 @@ import type { Mailer, OutgoingEmail } from '../src/services/mail.ts';
 // `kw_<random>` on that server per test server, dropped in close().
 
 export interface CallOptions {
-  /** X-AdminToken (dashboard) or X-UserToken (macos-app) */
+  /** X-AdminToken (dashboard), X-UserToken (macos-app) or X-DeviceToken (ios-app) */
   token?: string;
   headers?: Record<string, string>;
-  namespace?: 'dashboard' | 'macos-app';
+  namespace?: 'dashboard' | 'macos-app' | 'ios-app';
   /** Raw body instead of JSON.stringify(input). */
   rawBody?: string;
 }
@@ -51,6 +51,12 @@ export interface TestServer {
 export interface TestServerOptions {
   env?: Record<string, string>;
 }
+
+const TOKEN_HEADER = {
+  dashboard: 'x-admintoken',
+  'macos-app': 'x-usertoken',
+  'ios-app': 'x-devicetoken',
+} as const;
 
 export function uniqueEmail(prefix = 'parent'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
@@ -115,7 +121,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       const namespace = callOptions.namespace ?? 'dashboard';
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (callOptions.token) {
-        headers[namespace === 'dashboard' ? 'x-admintoken' : 'x-usertoken'] = callOptions.token;
+        headers[TOKEN_HEADER[namespace]] = callOptions.token;
       }
       Object.assign(headers, callOptions.headers);
       const payload =

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 
-/** `none` = no auth header; `parent` = `X-AdminToken`; `device` = the Mac's `X-UserToken`. */
-export type AuthMode = 'none' | 'parent' | 'device';
+/**
+ * `none` = no auth header; `parent` = `X-AdminToken`; `device` = the Mac's `X-UserToken`;
+ * `iosDevice` = the iOS app's `X-DeviceToken`.
+ */
+export type AuthMode = 'none' | 'parent' | 'device' | 'iosDevice';
 
 export interface OperationDef {
   auth: AuthMode;

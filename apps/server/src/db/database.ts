@@ -31,7 +31,12 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqliteFile'
 }
 
 export async function migrateToLatest(db: Db, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  // Migrations from parallel branches may land out of order; each runs once whatever its place.
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

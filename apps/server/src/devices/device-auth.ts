@@ -32,3 +32,27 @@ export async function findMacPrincipal(
     ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
     : undefined;
 }
+
+export interface IosPrincipal {
+  deviceId: string;
+  childId: string;
+  parentId: string;
+}
+
+/** The iOS device an `X-DeviceToken` stands for, or undefined (missing, unknown, device deleted). */
+export async function findIosPrincipal(
+  db: Db,
+  header: string | string[] | undefined,
+): Promise<IosPrincipal | undefined> {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const row = await db
+    .selectFrom('ios_app_tokens as t')
+    .innerJoin('ios_devices as d', 'd.id', 't.device_id')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .select(['d.id as device_id', 'd.child_id', 'c.parent_id'])
+    .where('t.token_hash', '=', hashToken(header.trim()))
+    .executeTakeFirst();
+  return row
+    ? { deviceId: row.device_id, childId: row.child_id, parentId: row.parent_id }
+    : undefined;
+}

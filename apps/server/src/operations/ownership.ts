@@ -221,3 +221,30 @@ export async function ownedBlockRule(db: Db, parentId: string, id: string) {
   if (!row) throw notFound('Block rule');
   return row;
 }
+/** An iOS device of one of the parent's children, with the child's name. */
+export async function ownedIosDevice(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('ios_devices as d')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .selectAll('d')
+    .select('c.name as child_name')
+    .where('d.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('iOS device');
+  return row;
+}
+
+/** A custom block rule of an own iOS device (catalogue group rules are nobody's to edit). */
+export async function ownedBlockRule(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('ios_block_rules as r')
+    .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .selectAll('r')
+    .where('r.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Block rule');
+  return row;
+}

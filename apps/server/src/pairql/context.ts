@@ -58,8 +58,17 @@ export interface DeviceContext extends RequestContext {
   parentId: string;
 }
 
+/** auth 'iosDevice': the iOS token's device, its child and that child's parent. */
+export interface IosDeviceContext extends RequestContext {
+  deviceId: string;
+  childId: string;
+  parentId: string;
+}
+
 export type ContextFor<Auth> = Auth extends 'parent'
   ? ParentContext
   : Auth extends 'device'
     ? DeviceContext
-    : PublicContext;
+    : Auth extends 'iosDevice'
+      ? IosDeviceContext
+      : PublicContext;

@@ -119,6 +119,15 @@ export function userTokenNotFound(): PqlFailure {
   });
 }
 
+export function iosDeviceTokenNotFound(): PqlFailure {
+  return new PqlFailure({
+    id: '3aecf9fd',
+    type: 'unauthorized',
+    debugMessage: 'Device token not found',
+    appTag: 'iosDeviceTokenNotFound',
+  });
+}
+
 export function tooManyRequests(retryAfterSeconds: number): PqlFailure {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new PqlFailure({

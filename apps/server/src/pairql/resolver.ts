@@ -10,6 +10,12 @@ import type {
   MacosAppParsedInput,
   macosApp,
 } from '@keyward/contract/device';
+import type {
+  IosAppOperation,
+  IosAppOutput,
+  IosAppParsedInput,
+  iosApp,
+} from '@keyward/contract/ios';
 import type { ContextFor } from './context.ts';
 
 // Typed helpers for resolver files. Usage, in src/operations/dashboard/Login.ts:
@@ -17,7 +23,7 @@ import type { ContextFor } from './context.ts';
 // Input, output and context types all come from the contract entry of that operation.
 
 export interface Resolver {
-  namespace: 'dashboard' | 'macos-app';
+  namespace: 'dashboard' | 'macos-app' | 'ios-app';
   op: string;
   // biome-ignore lint/suspicious/noExplicitAny: the router validates input/output against the contract
   resolve: (input: any, ctx: any) => Promise<unknown>;
@@ -46,4 +52,14 @@ export function deviceResolver<Op extends MacosAppOperation>(
   ) => Promise<MacosAppOutput<Op>>,
 ): Resolver {
   return { namespace: 'macos-app', op, resolve };
+}
+
+export function iosResolver<Op extends IosAppOperation>(
+  op: Op,
+  resolve: (
+    input: IosAppParsedInput<Op>,
+    ctx: ContextFor<(typeof iosApp)[Op]['auth']>,
+  ) => Promise<IosAppOutput<Op>>,
+): Resolver {
+  return { namespace: 'ios-app', op, resolve };
 }

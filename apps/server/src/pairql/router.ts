@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type Conflict, retryLostRaces } from '../db/conflicts.ts';
 import type { Db } from '../db/database.ts';
-import { findMacPrincipal } from '../devices/device-auth.ts';
+import { findIosPrincipal, findMacPrincipal } from '../devices/device-auth.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
@@ -14,6 +14,7 @@ import { hashToken, isUuid } from '../services/tokens.ts';
 import type { RequestContext, Services } from './context.ts';
 import {
   badRequest,
+  iosDeviceTokenNotFound,
   loggedOut,
   notAvailableYet,
   PqlFailure,
@@ -27,10 +28,10 @@ export const BODY_LIMIT_BYTES = 512 * 1024;
 
 export interface Namespace {
   /** URL segment: /pairql/{name}/{Op} */
-  name: 'dashboard' | 'macos-app';
+  name: 'dashboard' | 'macos-app' | 'ios-app';
   operations: Record<string, OperationDef>;
   /** folder under src/operations holding `<Op>.ts` resolver files */
-  folder: 'dashboard' | 'device';
+  folder: 'dashboard' | 'device' | 'ios';
 }
 
 /**
@@ -182,6 +183,10 @@ async function handle(
   } else if (def.auth === 'device') {
     const device = await findMacPrincipal(db, clock, request.headers['x-usertoken']);
     if (!device) throw userTokenNotFound();
+    ctx = { ...base, ...device } as RequestContext;
+  } else if (def.auth === 'iosDevice') {
+    const device = await findIosPrincipal(db, request.headers['x-devicetoken']);
+    if (!device) throw iosDeviceTokenNotFound();
     ctx = { ...base, ...device } as RequestContext;
   }
 

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './0001_initial.ts';
 import { appCatalogueMigration } from './0002_app_catalogue.ts';
 import { publicKeychainsMigration } from './0003_public_keychains.ts';
+import { iosBlockGroupsMigration } from './0005_ios_block_groups.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -10,6 +11,7 @@ const migrations: Record<string, PortableMigration> = {
   '0001_initial': initialMigration,
   '0002_app_catalogue': appCatalogueMigration,
   '0003_public_keychains': publicKeychainsMigration,
+  '0005_ios_block_groups': iosBlockGroupsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -2,19 +2,16 @@ import type { ConnectUserInput } from '@keyward/contract/device';
 import { retryLostRaces } from '../../db/conflicts.ts';
 import type { Db } from '../../db/database.ts';
 import { addMs, DAY, fromDbInt, toDbBool, toDbTime } from '../../db/values.ts';
+import { spendConnectionCode } from '../../devices/connection-codes.ts';
 import { loadUserData } from '../../devices/user-data.ts';
-import type { PublicContext } from '../../pairql/context.ts';
 import { badRequest, unauthorized } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
 import { hashToken, newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.1: a child's Mac account connects with a connection code from the dashboard.
 
 /** Retired tokens keep working this long, so a re-assigned Mac can still send buffered activity. */
 export const RETIRED_TOKEN_GRACE_MS = 14 * DAY;
-/** Failed guesses across all IPs per hour above which an alert is logged. */
-const GLOBAL_FAILURE_ALERT = 200;
 
 function codeNotFound() {
   return unauthorized(
@@ -44,7 +41,7 @@ export default deviceResolver('ConnectUser', async (input, ctx) => {
       `serialNumber, modelIdentifier, username and fullUsername hold at most ${MAX_MAC_TEXT} characters`,
     );
   }
-  const child = await consumeCode(ctx, input.verificationCode);
+  const child = await spendConnectionCode(ctx, input.verificationCode, codeNotFound);
   const now = ctx.clock.now();
   const token = newToken();
 
@@ -72,42 +69,6 @@ export default deviceResolver('ConnectUser', async (input, ctx) => {
   const userData = await loadUserData(ctx.db, child.id);
   return { ...userData, token, deviceId: computerUserId, connectedAt: now.toISOString() };
 });
-
-/**
- * Rate-limited per IP on failures; the code is deleted on first lookup, even if it has expired
- * or the connection then fails.
- */
-async function consumeCode(ctx: PublicContext, code: number) {
-  const { limit, windowSeconds } = RATE_LIMITS.connectionCodeFailuresPerIp;
-  const bucket = `connection-code-failures:ip:${ctx.ip}`;
-  // Taken before the code is looked up, so parallel guesses evaluate at most the budget.
-  const attempt = await ctx.services.rateLimit.reserve(bucket, limit, windowSeconds);
-
-  const row = await ctx.db
-    .deleteFrom('connection_codes')
-    .where('code_hash', '=', ctx.services.tokens.hmac(code))
-    .returning(['child_id', 'expires_at'])
-    .executeTakeFirst();
-  const now = ctx.clock.now();
-  const child =
-    row && row.expires_at > toDbTime(now)
-      ? await ctx.db
-          .selectFrom('children')
-          .select(['id', 'parent_id'])
-          .where('id', '=', row.child_id)
-          .executeTakeFirst()
-      : undefined;
-  if (child) {
-    await attempt.refund();
-    return { id: child.id, parentId: child.parent_id };
-  }
-
-  const total = await ctx.services.rateLimit.hit('connection-code-failures:all', windowSeconds);
-  if (total > GLOBAL_FAILURE_ALERT) {
-    ctx.log.error({ failures: total }, 'ALERT: connection-code guesses across all IPs this hour');
-  }
-  throw codeNotFound();
-}
 
 /** Creates or re-points the computer and its computer user; returns the computer-user id. */
 async function bindComputerUser(

@@ -1,8 +1,8 @@
 import { toDbJson, toDbTime } from '../../db/values.ts';
-import { notifyParent } from '../../notifications/dispatch.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { MAX_SUSPENSION_SECONDS } from '../../requests/limits.ts';
+import { notifyAboutChild } from '../../requests/notify.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.3: the child asks for the filter to be suspended for `duration` seconds
@@ -34,24 +34,14 @@ export default deviceResolver('CreateSuspendFilterRequest_v2', async (input, ctx
     })
     .execute();
 
-  try {
-    const child = await ctx.db
-      .selectFrom('children')
-      .select('name')
-      .where('id', '=', ctx.childId)
-      .executeTakeFirstOrThrow();
-    await notifyParent(ctx, {
-      trigger: 'suspendFilterRequestSubmitted',
-      parentId: ctx.parentId,
-      childId: ctx.childId,
-      childName: child.name,
-      requestId: id,
-      durationSeconds: input.duration,
-      comment,
-    });
-  } catch (error) {
-    // the request is saved; a notification problem never fails the child's request
-    ctx.log.error({ err: error, requestId: id }, 'suspension request notification failed');
-  }
+  await notifyAboutChild(ctx, ctx.childId, (childName) => ({
+    trigger: 'suspendFilterRequestSubmitted',
+    parentId: ctx.parentId,
+    childId: ctx.childId,
+    childName,
+    requestId: id,
+    durationSeconds: input.duration,
+    comment,
+  }));
   return id;
 });

@@ -1,8 +1,8 @@
 import { toDbTime } from '../../db/values.ts';
-import { notifyParent } from '../../notifications/dispatch.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { MAX_BUNDLE_ID, MAX_HOSTNAME } from '../../requests/limits.ts';
+import { notifyAboutChild } from '../../requests/notify.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.3: the child asks to be let through one or more blocked requests, with one
@@ -73,29 +73,12 @@ export default deviceResolver('CreateUnlockRequests_v3', async (input, ctx) => {
   });
 
   const ids = rows.map((row) => row.id);
-  await notifySafely(ctx, ids);
+  await notifyAboutChild(ctx, ctx.childId, (childName) => ({
+    trigger: 'unlockRequestSubmitted',
+    parentId: ctx.parentId,
+    childId: ctx.childId,
+    childName,
+    requestIds: ids,
+  }));
   return ids;
 });
-
-async function notifySafely(
-  ctx: Parameters<typeof notifyParent>[0] & { childId: string; parentId: string },
-  requestIds: string[],
-) {
-  try {
-    const child = await ctx.db
-      .selectFrom('children')
-      .select('name')
-      .where('id', '=', ctx.childId)
-      .executeTakeFirstOrThrow();
-    await notifyParent(ctx, {
-      trigger: 'unlockRequestSubmitted',
-      parentId: ctx.parentId,
-      childId: ctx.childId,
-      childName: child.name,
-      requestIds,
-    });
-  } catch (error) {
-    // the requests are saved; a notification problem never fails the child's request
-    ctx.log.error({ err: error, requestIds }, 'unlock request notification failed');
-  }
-}
