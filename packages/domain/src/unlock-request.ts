@@ -26,18 +26,6 @@ export function unlockRequestToKeyEditorState(request: UnlockRequest): KeyEditor
   return { ...base, ...app, keyType: 'app', appScope: 'address', address, addressType };
 }
 
-/** What the child asked to reach, in one line: the url, else the domain, IP or app name. */
-export function unlockRequestTarget(request: UnlockRequest): string {
-  return (
-    request.url?.trim() ||
-    request.domain?.trim() ||
-    request.ipAddress?.trim() ||
-    request.appName?.trim() ||
-    request.appBundleId?.trim() ||
-    'Unknown'
-  );
-}
-
 function addressOf(request: UnlockRequest): string | undefined {
   for (const candidate of [request.url, request.domain, request.ipAddress]) {
     const address = candidate ? normaliseAddress(candidate) : '';
@@ -60,14 +48,4 @@ function appFieldsOf(
     appBundleId: bundleId,
     hasApp: bundleId !== '',
   };
-}
-
-/** Pending requests first, then the decided ones; newest first within each group. */
-export function sortUnlockRequests<T extends Pick<UnlockRequest, 'status' | 'createdAt'>>(
-  requests: readonly T[],
-): T[] {
-  const rank = (request: T) => (request.status === 'pending' ? 0 : 1);
-  return [...requests].sort(
-    (a, b) => rank(a) - rank(b) || Date.parse(b.createdAt) - Date.parse(a.createdAt),
-  );
 }

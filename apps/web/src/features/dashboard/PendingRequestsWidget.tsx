@@ -1,5 +1,5 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
-import { unlockRequestTarget } from '@keyward/domain/unlock-request';
+import { unlockRequestTarget } from '@keyward/domain/unlock-request-list';
 import { timeAgo } from '@keyward/domain/wording';
 import { ChevronRightIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';

@@ -1,8 +1,8 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
 import { pluralise, timeAgo } from '@keyward/domain/wording';
-import { unlockRequestTarget, unlockRequestToKeyEditorState } from '@keyward/domain/unlock-request';
+import { unlockRequestTarget } from '@keyward/domain/unlock-request-list';
 import { ArrowLeftIcon, ChevronRightIcon, KeyIcon } from '@heroicons/react/24/outline';
-import { type ReactNode, useId, useReducer, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useReducer } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button, LinkButton } from '../../components/ui/Button';
@@ -12,8 +12,6 @@ import { RequestStatusBadge } from '../../components/ui/RequestStatusBadge';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage, errorTitle, toPqlError } from '../../lib/errors';
 import { useSession } from '../../lib/session-context';
-import { KeyWizard } from '../keys/KeyWizard';
-import { prefilledKeyWizardState } from '../keys/key-wizard';
 import {
   useOwnKeychains,
   useSaveRequestKey,
@@ -31,6 +29,8 @@ import {
   unlockRequestDecisionReducer,
 } from './unlock-request-decision';
 
+const EditRequestKey = lazy(() => import('./EditRequestKey'));
+
 export type UnlockRequestStep = 'review' | 'select-keychain' | 'edit-key' | 'deny';
 
 /**
@@ -39,7 +39,7 @@ export type UnlockRequestStep = 'review' | 'select-keychain' | 'edit-key' | 'den
  * request go back to that status.
  */
 export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestStep; now?: Date }) {
-  const { requestId = '' } = useParams();
+  const { requestId = '', keychainId = '' } = useParams();
   const request = useUnlockRequest(requestId);
   const [decision, dispatch] = useReducer(unlockRequestDecisionReducer, initialDecisionState);
   const saveKey = useSaveRequestKey();
@@ -161,14 +161,18 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
       )}
       {(step === 'select-keychain' || step === 'edit-key') && <SelectKeychain request={data} />}
       {step === 'edit-key' && (
-        <EditKey
-          request={data}
-          onClose={() => navigate(`${base}/select-keychain`)}
-          onSave={async (key) => {
-            dispatch({ type: 'acceptSubmitted', key });
-            await accept(key, decision.isKeySaved && decision.key?.id === key.id);
-          }}
-        />
+        <Suspense fallback={<Spinner className="h-6 w-6" label="Loading the key editor..." />}>
+          <EditRequestKey
+            key={keychainId}
+            request={data}
+            keychainId={keychainId}
+            onClose={() => navigate(`${base}/select-keychain`)}
+            onSave={async (key) => {
+              dispatch({ type: 'acceptSubmitted', key });
+              await accept(key, decision.isKeySaved && decision.key?.id === key.id);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );
@@ -337,36 +341,6 @@ function SelectKeychain({ request }: { request: UnlockRequest }) {
         </>
       )}
     </Card>
-  );
-}
-
-/** The accept flow's last step: the key wizard, in edit mode, prefilled from the request. */
-function EditKey({
-  request,
-  onClose,
-  onSave,
-}: {
-  request: UnlockRequest;
-  onClose: () => void;
-  onSave: (key: SaveKeyInput) => Promise<void>;
-}) {
-  const { keychainId = '' } = useParams();
-  const [initialState] = useState(() =>
-    prefilledKeyWizardState(
-      keychainId,
-      crypto.randomUUID(),
-      unlockRequestToKeyEditorState(request),
-    ),
-  );
-  return (
-    <KeyWizard
-      key={keychainId}
-      keychainId={keychainId}
-      initialState={initialState}
-      submitLabel="Save key and accept"
-      onSave={onSave}
-      onClose={onClose}
-    />
   );
 }
 

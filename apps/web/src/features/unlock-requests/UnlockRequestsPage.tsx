@@ -1,4 +1,4 @@
-import { sortUnlockRequests } from '@keyward/domain/unlock-request';
+import { sortUnlockRequests } from '@keyward/domain/unlock-request-list';
 import { InboxIcon } from '@heroicons/react/24/outline';
 import { useParams } from 'react-router';
 import { EmptyState } from '../../components/ui/EmptyState';

@@ -1,0 +1,39 @@
+import type { UnlockRequest } from '@keyward/contract/shared';
+import { unlockRequestToKeyEditorState } from '@keyward/domain/unlock-request';
+import { useState } from 'react';
+import { KeyWizard } from '../keys/KeyWizard';
+import { prefilledKeyWizardState } from '../keys/key-wizard';
+import type { SaveKeyInput } from './unlock-request-decision';
+
+/**
+ * The accept flow's last step: the key wizard, in edit mode, prefilled from the request. Its own
+ * chunk: the key rules carry the public-suffix list, which the review page does not need.
+ */
+export default function EditRequestKey({
+  request,
+  keychainId,
+  onClose,
+  onSave,
+}: {
+  request: UnlockRequest;
+  keychainId: string;
+  onClose: () => void;
+  onSave: (key: SaveKeyInput) => Promise<void>;
+}) {
+  const [initialState] = useState(() =>
+    prefilledKeyWizardState(
+      keychainId,
+      crypto.randomUUID(),
+      unlockRequestToKeyEditorState(request),
+    ),
+  );
+  return (
+    <KeyWizard
+      keychainId={keychainId}
+      initialState={initialState}
+      submitLabel="Save key and accept"
+      onSave={onSave}
+      onClose={onClose}
+    />
+  );
+}
