@@ -151,7 +151,14 @@ describe('connect', () => {
       token: TOKEN,
       computerUserId: COMPUTER_USER_ID,
       serialNumber: sent.serialNumber,
+      filterState: { case: 'on' },
     });
+    // reported right after connecting, with the new token, as the real app does
+    expect(calls.at(-1)).toMatchObject({
+      op: 'Heartbeat',
+      body: { case: 'currentFilterState_v2', state: { case: 'on' } },
+    });
+    expect(printed).toContain('Reported: filter on');
 
     // Reconnecting keeps the same computer.
     await mac.capture(['connect', String(CODE)]);
@@ -239,7 +246,8 @@ describe('after connecting', () => {
   test('online: the server closing with 4999 exits 2', async () => {
     const exited = mac.run(['online']);
     await waitFor('the channel', () => channel !== undefined && frames.length > 0);
-    expect(frames[0]).toEqual({ case: 'heartbeat' });
+    // connect reported the filter on, so going online reports it again first
+    expect(frames[0]).toEqual({ case: 'currentFilterState_v2', state: { case: 'on' } });
     channel!.close(4999, 'token revoked');
     expect(await exited).toBe(2);
     expect(mac.output).toContain("This computer's connection was removed.");

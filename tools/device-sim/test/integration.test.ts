@@ -113,6 +113,13 @@ describe('connect', () => {
     });
   });
 
+  test('reports the filter on right away, so the dashboard shows it on, not offline', async () => {
+    const computerUserId = await connectMac();
+    expect(mac.output).toContain('Reported: filter on');
+    expect(await statusOf(childId, computerUserId)).toBe('filterOn');
+    expect((await loadState(mac.stateFile))?.filterState).toEqual({ case: 'on' });
+  });
+
   test('a used code fails with the server message', async () => {
     const code = await connectionCode(childId);
     expect(await mac.run(['connect', code])).toBe(0);

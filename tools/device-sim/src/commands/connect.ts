@@ -59,15 +59,22 @@ export async function connect(ctx: CommandContext): Promise<ExitCode> {
     childId: userData.id,
     childName: userData.name,
     connectedAt,
-    filterState: previous?.filterState,
+    // Like the real app, a Mac that just connected reports its filter on at once; until a Mac
+    // reports a state the dashboard shows it Offline.
+    filterState: { case: 'on' },
     settings: settingsOf(userData),
   };
   await saveState(ctx.stateFile, state);
+  await createDeviceClient({ serverUrl, token, signal: ctx.signal }).call('Heartbeat', {
+    case: 'currentFilterState_v2',
+    state: { case: 'on' },
+  });
 
   ctx.print(
     `Connected to ${serverUrl}: this Mac (serial ${serialNumber}, macOS user ${facts.username} #${facts.numericId}) is now ${userData.name}'s computer.`,
   );
   ctx.print(`Computer user id: ${deviceId}`);
+  ctx.print('Reported: filter on');
   for (const line of formatUserData(userData)) ctx.print(line);
   return EXIT.ok;
 }
