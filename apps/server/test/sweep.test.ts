@@ -7,6 +7,7 @@ import {
   dashboardOperationNames,
 } from '@keyward/contract/dashboard';
 import { macosApp, macosAppOperationNames } from '@keyward/contract/device';
+import { iosApp, iosAppOperationNames } from '@keyward/contract/ios';
 import { ERROR_IDS } from '@keyward/contract/constants';
 import { HTTP_STATUS_OF, ServerPqlError } from '@keyward/contract/errors';
 import { DeletableEntityType, type SharedKey } from '@keyward/contract/shared';
@@ -472,6 +473,46 @@ describe('every Mac operation with a resolver, with a connected Mac token', () =
     );
     expectWellFormed(result, 'ConnectUser');
     expect([result.status, result.body.appTag]).toEqual([401, 'connectionCodeNotFound']);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The iOS API
+
+describe('every iOS operation, with a connected iPad token', () => {
+  test('empty body, malformed JSON, wrong JSON types: 400s, never a 500', async () => {
+    const childId = await addChild(server, alice.adminId);
+    const connected = await server.call(
+      'ConnectDevice',
+      {
+        verificationCode: await addConnectionCode(server, childId),
+        vendorId: newToken(),
+        deviceType: 'iPad',
+        appVersion: '1.0',
+        iosVersion: '17.0',
+      },
+      { namespace: 'ios-app' },
+    );
+    expect(connected.status).toBe(200);
+    for (const op of iosAppOperationNames) {
+      const def = iosApp[op];
+      for (const rawBody of ['', '{', ...WRONG_BODIES]) {
+        const result = await server.call(op, undefined, {
+          namespace: 'ios-app',
+          token: connected.body.token,
+          rawBody,
+        });
+        const label = `${op} ${JSON.stringify(rawBody)}`;
+        expectWellFormed(result, label);
+        if (
+          rawBody === '' ||
+          rawBody === '{' ||
+          !def.input.safeParse(JSON.parse(rawBody)).success
+        ) {
+          expect(result.status, label).toBe(400);
+        }
+      }
+    }
   });
 });
 
