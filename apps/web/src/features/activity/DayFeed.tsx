@@ -1,0 +1,353 @@
+import type { ActivityFeed, UserActivityItem } from '@keyward/contract/shared';
+import { pluralise } from '@keyward/domain/wording';
+import { CheckCircleIcon, TrashIcon, XMarkIcon } from '@heroicons/react/24/outline';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
+import { useNavigate } from 'react-router';
+import { Button, LinkButton } from '../../components/ui/Button';
+import { EmptyState } from '../../components/ui/EmptyState';
+import {
+  type ActivityFeedEvent,
+  type ActivityFeedState,
+  activityFeedReducer,
+  allDeletableIds,
+  DELETE_FAILED_MESSAGE,
+  deletableIds,
+  FLAG_FAILED_MESSAGE,
+  hasFlaggedShown,
+  initialActivityFeed,
+  itemsOf,
+  reviewCounts,
+  shownEntries,
+  toDeleteBatches,
+  toFlagInputs,
+} from './activity-feed';
+import { useDeleteActivityItems, useFlagActivityItems } from './api';
+import { FeedItemCard } from './FeedItemCard';
+import { buildFeedRows, type FeedRow, rowIndexOf } from './feed-rows';
+import { ReviewProgress } from './ReviewProgress';
+import { ScreenshotViewer } from './ScreenshotViewer';
+
+type Screenshot = Extract<UserActivityItem, { case: 'screenshot' }>;
+
+type DayFeedProps = {
+  feeds: readonly ActivityFeed[];
+  /** The summaries page: Back, and where a delete-all returns. */
+  backTo: string;
+  /** The family feed names the child of each item. */
+  isFamily: boolean;
+};
+
+/** Keys the page answers to (spec: keyboard review), shown in the legend. */
+const NEXT_KEYS = new Set(['j', 'ArrowDown']);
+const PREVIOUS_KEYS = new Set(['k', 'ArrowUp']);
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return (
+    target.isContentEditable ||
+    target.tagName === 'INPUT' ||
+    target.tagName === 'TEXTAREA' ||
+    target.tagName === 'SELECT'
+  );
+}
+
+/** A first guess of a row's height; rows are measured once drawn. */
+function estimateRowHeight(row: FeedRow | undefined, width: number): number {
+  if (!row) return 120;
+  if (row.type === 'child') return 56;
+  if (row.type === 'deletePrevious') return 72;
+  const frame = 104 + (row.suspension === 'first' || row.suspension === 'only' ? 36 : 0);
+  const item = row.entry.item;
+  if (item.case === 'screenshot') {
+    const imageWidth = Math.min(Math.max(width - 48, 200), 768);
+    return frame + Math.round((imageWidth * item.height) / Math.max(item.width, 1));
+  }
+  const lines = item.line.split('\n').length;
+  return frame + Math.min(lines * 20 + 16, 384);
+}
+
+export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
+  const [state, dispatch] = useReducer(activityFeedReducer, feeds, initialActivityFeed);
+  // The latest state, updated as each event is sent: two quick key presses see each other.
+  const latest = useRef<ActivityFeedState>(state);
+  const send = useCallback((event: ActivityFeedEvent) => {
+    latest.current = activityFeedReducer(latest.current, event);
+    dispatch(event);
+  }, []);
+
+  const deleteItems = useDeleteActivityItems();
+  const flagItems = useFlagActivityItems();
+  const navigate = useNavigate();
+  const [openScreenshot, setOpenScreenshot] = useState<Screenshot | null>(null);
+
+  const rows = useMemo(
+    () => buildFeedRows(state.entries, { showsChildNames: isFamily }),
+    [state.entries, isFamily],
+  );
+  const counts = reviewCounts(state);
+  const numShown = shownEntries(state).length;
+  const hasFlagged = hasFlaggedShown(state);
+
+  const list = useRef<HTMLDivElement>(null);
+  const [listTop, setListTop] = useState(0);
+  const [listWidth, setListWidth] = useState(768);
+  const isEmpty = numShown === 0;
+  // Where the list starts on the page: it moves when a message shows above it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measured when the content above changes
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element) return;
+    setListTop(element.getBoundingClientRect().top + window.scrollY);
+    setListWidth(element.clientWidth || 768);
+  }, [state.error, state.phase, isEmpty]);
+
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: (index) => estimateRowHeight(rows[index], listWidth),
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 4,
+    scrollMargin: listTop,
+  });
+
+  const runDeletes = useCallback(
+    async (ids: string[], isAll: boolean) => {
+      const items = itemsOf(latest.current, ids);
+      let remaining = new Set(ids);
+      try {
+        for (const batch of toDeleteBatches(items)) {
+          await deleteItems.mutateAsync(batch.input);
+          send({ type: 'deleteSucceeded', ids: batch.completedIds });
+          remaining = new Set([...remaining].filter((id) => !batch.completedIds.includes(id)));
+        }
+        if (isAll) send({ type: 'deleteAllSucceeded', ids: [] });
+      } catch {
+        const left = [...remaining];
+        send(
+          isAll
+            ? { type: 'deleteAllFailed', ids: left, message: DELETE_FAILED_MESSAGE }
+            : { type: 'deleteFailed', ids: left, message: DELETE_FAILED_MESSAGE },
+        );
+      }
+    },
+    [deleteItems.mutateAsync, send],
+  );
+
+  const deleteSome = useCallback(
+    (ids: readonly string[]) => {
+      const toDelete = deletableIds(latest.current, ids);
+      if (toDelete.length === 0 || latest.current.phase !== 'reviewing') return;
+      send({ type: 'deleteRequested', ids: toDelete });
+      void runDeletes(toDelete, false);
+    },
+    [runDeletes, send],
+  );
+
+  const deleteAll = useCallback(() => {
+    if (latest.current.phase !== 'reviewing') return;
+    const toDelete = allDeletableIds(latest.current);
+    send({ type: 'deleteAllRequested' });
+    void runDeletes(toDelete, true);
+  }, [runDeletes, send]);
+
+  const toggleFlag = useCallback(
+    async (id: string) => {
+      const before = latest.current;
+      send({ type: 'flagToggled', id });
+      if (latest.current === before) return;
+      const entry = before.entries.find((candidate) => candidate.item.id === id);
+      if (!entry) return;
+      try {
+        for (const ids of toFlagInputs(entry.item)) await flagItems.mutateAsync(ids);
+      } catch {
+        send({ type: 'flagFailed', id, message: FLAG_FAILED_MESSAGE });
+      }
+    },
+    [flagItems.mutateAsync, send],
+  );
+
+  const select = useCallback((id: string) => send({ type: 'itemSelected', id }), [send]);
+  const deleteOne = useCallback((id: string) => deleteSome([id]), [deleteSome]);
+  const flagOne = useCallback((id: string) => void toggleFlag(id), [toggleFlag]);
+
+  // Keyboard review: j/k or the arrow keys move, f flags, d deletes the selected item.
+  const isViewerOpen = openScreenshot !== null;
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (isViewerOpen || event.defaultPrevented) return;
+      if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
+      const selectedId = latest.current.selectedId;
+      if (NEXT_KEYS.has(event.key) || PREVIOUS_KEYS.has(event.key)) {
+        event.preventDefault();
+        send({ type: 'selectionMoved', by: NEXT_KEYS.has(event.key) ? 1 : -1 });
+      } else if (event.key === 'f' && selectedId) {
+        event.preventDefault();
+        void toggleFlag(selectedId);
+      } else if (event.key === 'd' && selectedId) {
+        event.preventDefault();
+        deleteSome([selectedId]);
+      }
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [isViewerOpen, send, toggleFlag, deleteSome]);
+
+  // Keep the selected item in view when it moves.
+  const selectedRow = rowIndexOf(rows, state.selectedId);
+  const lastScrolledTo = useRef<string | null>(state.selectedId);
+  useEffect(() => {
+    if (selectedRow < 0 || lastScrolledTo.current === state.selectedId) return;
+    lastScrolledTo.current = state.selectedId;
+    virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
+  }, [selectedRow, state.selectedId, virtualizer]);
+
+  // After a delete-all, back to the summaries (spec §4: 200 ms, or 2 s when flagged items remain).
+  useEffect(() => {
+    if (state.phase !== 'leaving') return;
+    const timer = setTimeout(() => navigate(backTo), state.leaveAfterMs);
+    return () => clearTimeout(timer);
+  }, [state.phase, state.leaveAfterMs, navigate, backTo]);
+
+  const isDeletingAll = state.phase === 'deletingAll';
+  const closeViewer = useCallback(() => setOpenScreenshot(null), []);
+
+  return (
+    <>
+      <div className="mb-6 flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between sm:p-5">
+        <ReviewProgress
+          className="flex-1 sm:max-w-md"
+          numReviewed={counts.numReviewed}
+          numTotal={counts.numTotal}
+        />
+        {numShown > 0 && state.phase !== 'leaving' && (
+          <Button
+            variant="dangerSecondary"
+            onClick={deleteAll}
+            isLoading={isDeletingAll}
+            disabled={allDeletableIds(state).length === 0 && !isDeletingAll}
+            title={hasFlagged ? 'Flagged items are kept' : undefined}
+          >
+            <TrashIcon className="h-4 w-4" aria-hidden="true" />
+            {hasFlagged ? 'Delete unflagged' : 'Delete all'}
+          </Button>
+        )}
+      </div>
+
+      {state.error && (
+        <div
+          role="alert"
+          className="mb-4 flex items-start justify-between gap-3 rounded-lg bg-red-50 p-3 text-sm text-red-700"
+        >
+          <span>{state.error}</span>
+          <button
+            type="button"
+            onClick={() => send({ type: 'errorDismissed' })}
+            aria-label="Dismiss"
+            className="rounded p-0.5 hover:bg-red-100"
+          >
+            <XMarkIcon className="h-4 w-4" aria-hidden="true" />
+          </button>
+        </div>
+      )}
+
+      {state.phase === 'leaving' && (
+        <p
+          role="status"
+          className="mb-4 flex items-center gap-2 rounded-lg bg-green-50 p-3 text-sm font-medium text-green-800"
+        >
+          <CheckCircleIcon className="h-5 w-5" aria-hidden="true" />
+          {hasFlagged
+            ? `Done! ${pluralise(numShown, 'flagged item')} kept for 60 days.`
+            : 'All caught up!'}
+        </p>
+      )}
+
+      {numShown === 0 ? (
+        state.phase !== 'leaving' && (
+          <EmptyState
+            icon={<CheckCircleIcon className="h-12 w-12" aria-hidden="true" />}
+            title="All caught up!"
+            description="There is nothing left to review for this day."
+            action={
+              <LinkButton to={backTo} variant="secondary">
+                Back to activity
+              </LinkButton>
+            }
+          />
+        )
+      ) : (
+        <>
+          <p className="mb-3 hidden text-xs text-slate-500 sm:block">
+            <span className="font-medium">Keyboard: </span>
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">j</kbd>/
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">k</kbd> or{' '}
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">↓</kbd>/
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">↑</kbd> move ·{' '}
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">f</kbd> flag ·{' '}
+            <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">d</kbd> delete
+          </p>
+          <div
+            ref={list}
+            role="feed"
+            aria-busy={isDeletingAll}
+            aria-label="Activity"
+            className="relative w-full"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const row = rows[virtual.index];
+              if (!row) return null;
+              return (
+                <div
+                  key={virtual.key}
+                  data-index={virtual.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute top-0 left-0 w-full"
+                  style={{ transform: `translateY(${virtual.start - listTop}px)` }}
+                >
+                  {row.type === 'child' ? (
+                    <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">
+                      {row.childName}
+                    </h2>
+                  ) : row.type === 'deletePrevious' ? (
+                    <div className="flex justify-center py-4">
+                      <Button
+                        variant="dangerSecondary"
+                        size="sm"
+                        disabled={row.numDeletable === 0 || state.phase !== 'reviewing'}
+                        onClick={() => deleteSome(row.ids)}
+                      >
+                        <TrashIcon className="h-4 w-4" aria-hidden="true" />
+                        Delete previous {pluralise(row.numDeletable, 'item')}
+                      </Button>
+                    </div>
+                  ) : (
+                    <FeedItemCard
+                      item={row.entry.item}
+                      childName={isFamily ? row.entry.childName : undefined}
+                      isSelected={row.entry.item.id === state.selectedId}
+                      suspension={row.suspension}
+                      onSelect={select}
+                      onFlag={flagOne}
+                      onDelete={deleteOne}
+                      onOpenScreenshot={setOpenScreenshot}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </>
+      )}
+      <ScreenshotViewer screenshot={openScreenshot} onClose={closeViewer} />
+    </>
+  );
+}

@@ -1,0 +1,212 @@
+import type { ActivityFeed, UserActivityItem } from '@keyward/contract/shared';
+import { describe, expect, test } from 'vitest';
+import {
+  type ActivityFeedEvent,
+  type ActivityFeedState,
+  activityFeedReducer,
+  allDeletableIds,
+  deletableIds,
+  initialActivityFeed,
+  LEAVE_AFTER_DELETE_ALL_MS,
+  LEAVE_AFTER_DELETE_ALL_WITH_FLAGGED_MS,
+  reviewCounts,
+  shownEntries,
+  toDeleteBatches,
+  toFlagInputs,
+} from './activity-feed';
+import { lineItem, screenshotItem } from './test-fixtures';
+
+function run(state: ActivityFeedState, ...events: ActivityFeedEvent[]): ActivityFeedState {
+  return events.reduce(activityFeedReducer, state);
+}
+
+const feed = (items: UserActivityItem[], overrides: Partial<ActivityFeed> = {}): ActivityFeed => ({
+  userName: 'Sam',
+  showSuspensionActivity: false,
+  numDeleted: 0,
+  items,
+  ...overrides,
+});
+
+// a, b, c newest first; b is flagged
+const a = lineItem('a', { createdAt: '2026-11-23T10:03:00.000Z' });
+const b = screenshotItem('b', { createdAt: '2026-11-23T10:02:00.000Z', flagged: true });
+const c = lineItem('c', { createdAt: '2026-11-23T10:01:00.000Z' });
+const fresh = () => initialActivityFeed([feed([a, b, c], { numDeleted: 4 })]);
+const shownIds = (state: ActivityFeedState) => shownEntries(state).map((entry) => entry.item.id);
+
+describe('loading', () => {
+  test('the first item is selected; counts add the items reviewed before', () => {
+    const state = fresh();
+    expect(state.selectedId).toBe('a');
+    expect(reviewCounts(state)).toEqual({ numReviewed: 4, numTotal: 7 });
+    expect(shownIds(state)).toEqual(['a', 'b', 'c']);
+  });
+
+  test('the family feed keeps one child after another and sums what was reviewed', () => {
+    const state = initialActivityFeed([
+      feed([a], { userName: 'Sam', numDeleted: 1 }),
+      feed([c], { userName: 'Kim', numDeleted: 2, showSuspensionActivity: true }),
+    ]);
+    expect(
+      state.entries.map((entry) => [entry.childName, entry.feedIndex, entry.showsSuspension]),
+    ).toEqual([
+      ['Sam', 0, false],
+      ['Kim', 1, true],
+    ]);
+    expect(reviewCounts(state)).toEqual({ numReviewed: 3, numTotal: 5 });
+  });
+
+  test('an empty day selects nothing', () => {
+    expect(initialActivityFeed([feed([])]).selectedId).toBeNull();
+  });
+});
+
+describe('selection', () => {
+  test.each<[string, ActivityFeedEvent[], string | null]>([
+    ['next', [{ type: 'selectionMoved', by: 1 }], 'b'],
+    [
+      'next twice',
+      [
+        { type: 'selectionMoved', by: 1 },
+        { type: 'selectionMoved', by: 1 },
+      ],
+      'c',
+    ],
+    ['stops at the last', Array(5).fill({ type: 'selectionMoved', by: 1 }), 'c'],
+    ['stops at the first', [{ type: 'selectionMoved', by: -1 }], 'a'],
+    ['a click selects', [{ type: 'itemSelected', id: 'c' }], 'c'],
+    ['an unknown id is ignored', [{ type: 'itemSelected', id: 'zzz' }], 'a'],
+    [
+      'skips deleted items',
+      [
+        { type: 'flagToggled', id: 'b' },
+        { type: 'deleteRequested', ids: ['b'] },
+        { type: 'itemSelected', id: 'c' },
+        { type: 'selectionMoved', by: -1 },
+      ],
+      'a',
+    ],
+  ])('%s', (_name, events, selected) => {
+    expect(run(fresh(), ...events).selectedId).toBe(selected);
+  });
+});
+
+describe('flagging', () => {
+  test('toggles at once and undoes a refused flag with a message', () => {
+    let state = run(fresh(), { type: 'flagToggled', id: 'a' });
+    expect(state.entries[0]?.item.flagged).toBe(true);
+    state = run(state, { type: 'flagFailed', id: 'a', message: 'Nope' });
+    expect(state.entries[0]?.item.flagged).toBe(false);
+    expect(state.error).toBe('Nope');
+    expect(run(state, { type: 'errorDismissed' }).error).toBeUndefined();
+  });
+
+  test('a flagged item cannot be deleted; unflagged, it can', () => {
+    let state = run(fresh(), { type: 'deleteRequested', ids: ['b'] });
+    expect(shownIds(state)).toEqual(['a', 'b', 'c']);
+    state = run(state, { type: 'flagToggled', id: 'b' }, { type: 'deleteRequested', ids: ['b'] });
+    expect(shownIds(state)).toEqual(['a', 'c']);
+  });
+});
+
+describe('deleting', () => {
+  test.each<[string, string[], string[]]>([
+    ['one item', ['a'], ['a']],
+    ['flagged items are skipped', ['a', 'b', 'c'], ['a', 'c']],
+    ['unknown ids are skipped', ['x', 'c'], ['c']],
+  ])('deletableIds: %s', (_name, ids, expected) => {
+    expect(deletableIds(fresh(), ids)).toEqual(expected);
+  });
+
+  test('items vanish at once, count as reviewed, and the selection moves to the next', () => {
+    const state = run(fresh(), { type: 'deleteRequested', ids: ['a'] });
+    expect(shownIds(state)).toEqual(['b', 'c']);
+    expect(state.selectedId).toBe('b');
+    expect(reviewCounts(state)).toEqual({ numReviewed: 5, numTotal: 7 });
+    const done = run(state, { type: 'deleteSucceeded', ids: ['a'] });
+    expect(reviewCounts(done)).toEqual({ numReviewed: 5, numTotal: 7 });
+  });
+
+  test('deleting the last item selects the one before it', () => {
+    const state = run(
+      fresh(),
+      { type: 'itemSelected', id: 'c' },
+      { type: 'deleteRequested', ids: ['c'] },
+    );
+    expect(state.selectedId).toBe('b');
+  });
+
+  test('a refused delete brings the items back with a message', () => {
+    const state = run(
+      fresh(),
+      { type: 'deleteRequested', ids: ['a', 'c'] },
+      { type: 'deleteFailed', ids: ['a', 'c'], message: 'Failed' },
+    );
+    expect(shownIds(state)).toEqual(['a', 'b', 'c']);
+    expect(state.error).toBe('Failed');
+    expect(reviewCounts(state).numReviewed).toBe(4);
+  });
+});
+
+describe('delete all', () => {
+  test.each<[string, UserActivityItem[], number, string]>([
+    ['nothing flagged: back after 200 ms', [a, c], LEAVE_AFTER_DELETE_ALL_MS, 'All'],
+    [
+      'flagged items remain: back after 2 s',
+      [a, b, c],
+      LEAVE_AFTER_DELETE_ALL_WITH_FLAGGED_MS,
+      'b',
+    ],
+  ])('%s', (_name, items, delay, remaining) => {
+    let state = initialActivityFeed([feed(items)]);
+    const ids = allDeletableIds(state);
+    expect(ids).toEqual(['a', 'c']);
+    state = run(state, { type: 'deleteAllRequested' });
+    expect(state.phase).toBe('deletingAll');
+    // nothing else can start meanwhile
+    expect(run(state, { type: 'flagToggled', id: 'b' })).toBe(state);
+    expect(run(state, { type: 'deleteRequested', ids: ['a'] })).toBe(state);
+    state = run(state, { type: 'deleteSucceeded', ids }, { type: 'deleteAllSucceeded', ids: [] });
+    expect(state.phase).toBe('leaving');
+    expect(state.leaveAfterMs).toBe(delay);
+    expect(shownIds(state).join() || 'All').toBe(remaining);
+  });
+
+  test('a refused delete-all keeps what succeeded and brings back the rest', () => {
+    const state = run(
+      fresh(),
+      { type: 'deleteAllRequested' },
+      { type: 'deleteSucceeded', ids: ['a'] },
+      { type: 'deleteAllFailed', ids: ['c'], message: 'Failed' },
+    );
+    expect(state.phase).toBe('reviewing');
+    expect(shownIds(state)).toEqual(['b', 'c']);
+    expect(state.error).toBe('Failed');
+  });
+});
+
+describe('calls', () => {
+  test('delete batches send every row id, at most N per call, split by kind', () => {
+    const group = lineItem('g', { ids: ['g1', 'g2', 'g3'] });
+    const shot = screenshotItem('s');
+    expect(toDeleteBatches([group, shot], 2)).toEqual([
+      { input: { keystrokeLineIds: ['g1', 'g2'], screenshotIds: [] }, completedIds: [] },
+      { input: { keystrokeLineIds: ['g3'], screenshotIds: ['s'] }, completedIds: ['g', 's'] },
+    ]);
+  });
+
+  test('1,000 ids per delete call by default', () => {
+    const items = Array.from({ length: 2500 }, (_, i) => screenshotItem(`s${i}`));
+    const batches = toDeleteBatches(items);
+    expect(batches.map((batch) => batch.input.screenshotIds.length)).toEqual([1000, 1000, 500]);
+    expect(batches.flatMap((batch) => batch.completedIds)).toHaveLength(2500);
+  });
+
+  test('a flag sends the ids of every merged line, in calls of at most N', () => {
+    expect(toFlagInputs(lineItem('g', { ids: ['g1', 'g2', 'g3'] }), 2)).toEqual([
+      ['g1', 'g2'],
+      ['g3'],
+    ]);
+  });
+});
