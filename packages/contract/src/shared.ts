@@ -574,5 +574,19 @@ export const GetIOSDeviceOutput = z.object({
   webPolicy: WebPolicy,
   webPolicyDomains: z.array(z.string()),
   customBlockRules: z.array(z.object({ id: Uuid, rule: BlockRule })),
+  /** Beyond the reference: the device's child, for links to its suspension requests. */
+  childId: Uuid.optional(),
+  /** Beyond the reference: the device's suspension requests still waiting for a decision. */
+  pendingSuspensionRequests: z
+    .array(
+      z.object({
+        id: Uuid,
+        createdAt: IsoDate,
+        /** seconds */
+        duration: z.number(),
+        comment: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type GetIOSDeviceOutput = z.infer<typeof GetIOSDeviceOutput>;

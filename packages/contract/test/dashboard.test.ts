@@ -650,3 +650,37 @@ describe('type helpers', () => {
     expect(dashboard.GetAdmin.input).toBeNull();
   });
 });
+
+describe('GetIOSDevice output: the optional pending suspension requests', () => {
+  const base = examples.GetIOSDevice.output;
+  const pending = { id: ids.suspension, createdAt: at, duration: 600, comment: 'school video' };
+
+  it('parses with childId and pending requests, and without them (the reference shape)', () => {
+    const withRequests = { ...base, childId: ids.child, pendingSuspensionRequests: [pending] };
+    expect(dashboard.GetIOSDevice.output.parse(withRequests)).toEqual(withRequests);
+    expect(dashboard.GetIOSDevice.output.parse(base)).toEqual(base);
+    const noComment = { ...pending, comment: undefined };
+    expect(
+      dashboard.GetIOSDevice.output.safeParse({ ...base, pendingSuspensionRequests: [noComment] })
+        .success,
+    ).toBe(true);
+  });
+
+  it.each([
+    [
+      'a request without a duration',
+      { ...base, pendingSuspensionRequests: [{ id: ids.child, createdAt: at }] },
+    ],
+    [
+      'a request id that is not a UUID',
+      { ...base, pendingSuspensionRequests: [{ ...pending, id: 'x' }] },
+    ],
+    ['a childId that is not a UUID', { ...base, childId: 'lily' }],
+    [
+      'a date that is not ISO',
+      { ...base, pendingSuspensionRequests: [{ ...pending, createdAt: 'today' }] },
+    ],
+  ])('rejects %s', (_, value) => {
+    expect(dashboard.GetIOSDevice.output.safeParse(value).success).toBe(false);
+  });
+});
