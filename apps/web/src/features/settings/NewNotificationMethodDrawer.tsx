@@ -95,7 +95,7 @@ export function NewNotificationMethodDrawer({
                 <label
                   key={methodType}
                   className={cx(
-                    'flex cursor-pointer items-center justify-center gap-2 rounded-lg px-2 py-2 text-center text-sm ring-1 ring-inset',
+                    'flex cursor-pointer items-center justify-center gap-2 rounded-lg px-2 py-2 text-center text-sm ring-1 ring-inset has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-violet-500',
                     state.methodType === methodType
                       ? 'bg-violet-50 font-semibold text-violet-800 ring-violet-400'
                       : 'bg-white text-slate-700 ring-slate-200',

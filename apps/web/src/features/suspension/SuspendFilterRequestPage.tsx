@@ -231,7 +231,7 @@ function DecisionForm({ request, childId }: { request: SuspendFilterRequest; chi
           <label htmlFor={commentId} className="block text-sm font-medium text-slate-700">
             Comment for {request.userName}
           </label>
-          <span className="text-xs text-slate-400">*optional</span>
+          <span className="text-xs text-slate-500">*optional</span>
         </div>
         <textarea
           id={commentId}

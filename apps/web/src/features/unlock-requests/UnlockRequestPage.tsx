@@ -328,7 +328,7 @@ function SelectKeychain({ request }: { request: UnlockRequest }) {
                     <span className="block truncate font-medium text-slate-900">
                       {summary.name}
                     </span>
-                    <span className="block text-xs text-slate-500">
+                    <span className="block text-xs text-slate-600">
                       {pluralise(summary.numKeys, 'key')}
                       {children.includes(request.userId) ? ` · ${request.userName} has it` : ''}
                     </span>
@@ -371,7 +371,7 @@ function DenyForm({
           <label htmlFor={id} className="block text-sm font-medium text-slate-700">
             Comment for {request.userName}
           </label>
-          <span className="text-xs text-slate-400">*optional</span>
+          <span className="text-xs text-slate-500">*optional</span>
         </div>
         <textarea
           id={id}
