@@ -61,7 +61,7 @@ export function isScreenshotObjectKey(key: string): boolean {
 
 export function createScreenshotStorage(config: Config, clock: Clock): ScreenshotStorage {
   return config.s3
-    ? createS3Storage(config.s3)
+    ? createS3Storage(config.s3, clock)
     : createLocalStorage({
         directory: path.join(config.dataDir, 'screenshots'),
         baseUrl: config.dashboardUrls[0]!,
@@ -184,7 +184,8 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
 // ---------------------------------------------------------------------------------------------
 // S3-compatible store
 
-export function createS3Storage(s3: S3Config): ScreenshotStorage {
+/** Presigned with the AWS SDK; `clock` dates the signatures (so tests can move time). */
+export function createS3Storage(s3: S3Config, clock: Clock): ScreenshotStorage {
   const client = new S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
@@ -202,12 +203,17 @@ export function createS3Storage(s3: S3Config): ScreenshotStorage {
       return getSignedUrl(
         client,
         new PutObjectCommand({ Bucket: s3.bucket, Key: key, ContentType: SCREENSHOT_CONTENT_TYPE }),
-        { expiresIn: UPLOAD_URL_SECONDS, signableHeaders: new Set(['content-type']) },
+        {
+          expiresIn: UPLOAD_URL_SECONDS,
+          signableHeaders: new Set(['content-type']),
+          signingDate: clock.now(),
+        },
       );
     },
     readUrl(key) {
       return getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: key }), {
         expiresIn: READ_URL_SECONDS,
+        signingDate: clock.now(),
       });
     },
     async remove(keys) {

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { afterAll, describe, expect, test } from 'vitest';
+import { runRetention } from '../src/jobs/retention.ts';
+import { createScreenshotStorage } from '../src/services/storage.ts';
+import { newToken } from '../src/services/tokens.ts';
+import { childWithMac, insertShot, TINY_JPEG } from './activity-helpers.ts';
+import { deviceCall } from './fixtures.ts';
+import { createTestServer } from './harness.ts';
+
+// S3 mode (server-behaviour §7.1) against s3rver, a local S3-compatible server, on 127.0.0.1:
+// presigned PUT (90 s, signed Content-Type) and GET (1 h) from the AWS SDK, the CSP's img-src, and
+// the retention job removing objects. s3rver checks expiry but not SigV4 signatures, so tampering is
+// covered by the local store's tests (activity-device.test.ts).
+
+const BUCKET = 'keyward-test';
+const directory = mkdtempSync(path.join(tmpdir(), 'keyward-s3rver-'));
+const s3rver = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory,
+  configureBuckets: [{ name: BUCKET }],
+});
+const address = (await s3rver.run()) as { port: number };
+const endpoint = `http://127.0.0.1:${address.port}`;
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+const server = await createTestServer({
+  env: {
+    S3_BUCKET: BUCKET,
+    S3_REGION: 'us-east-1',
+    S3_ENDPOINT: endpoint,
+    S3_ACCESS_KEY_ID: credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  },
+});
+// s3rver compares expiry with the real time
+server.clock.set(new Date());
+const alice = await server.signUpVerifiedParent();
+const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+
+afterAll(async () => {
+  await server.close();
+  await s3rver.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function listKeys() {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+  return (page.Contents ?? []).map((object) => object.Key);
+}
+
+const today = () => {
+  const now = server.clock.now();
+  return {
+    start: new Date(now.getTime() - 12 * 3_600_000).toISOString(),
+    end: new Date(now.getTime() + 12 * 3_600_000).toISOString(),
+  };
+};
+
+describe('S3-compatible storage', () => {
+  test('the Mac uploads with the presigned PUT; the parent reads with the presigned GET', async () => {
+    const mac = await childWithMac(server, alice.adminId);
+    const issued = await deviceCall(server, 'CreateSignedScreenshotUpload', mac.token, {
+      width: 640,
+      height: 480,
+    });
+    expect(issued.status).toBe(200);
+    const upload = new URL(issued.body.uploadUrl);
+    expect(upload.origin).toBe(endpoint);
+    expect(upload.pathname).toMatch(
+      new RegExp(`^/${BUCKET}/test-screenshots/${mac.computerUserId}/\\d+--[0-9a-f-]{36}\\.jpg$`),
+    );
+    expect(upload.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
+    expect(upload.searchParams.get('X-Amz-Expires')).toBe('90');
+    expect(upload.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-type');
+    expect(new URL(issued.body.webUrl).searchParams.get('X-Amz-Expires')).toBe('3600');
+
+    const put = await fetch(upload, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: TINY_JPEG,
+    });
+    expect(put.status).toBe(200);
+
+    const feed = await server.call(
+      'UserActivityFeed',
+      { userId: mac.childId, range: today() },
+      { token: alice.token },
+    );
+    expect(feed.status).toBe(200);
+    const url = feed.body.items[0].url as string;
+    expect(new URL(url).origin).toBe(endpoint);
+    const image = await fetch(url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.compare(Buffer.from(await image.arrayBuffer()), TINY_JPEG)).toBe(0);
+  });
+
+  test('an upload URL issued more than 90 s ago is refused by the store', async () => {
+    const mac = await childWithMac(server, alice.adminId);
+    server.clock.set(new Date(Date.now() - 91_000));
+    const issued = await deviceCall(server, 'CreateSignedScreenshotUpload', mac.token, {
+      width: 640,
+      height: 480,
+    });
+    server.clock.set(new Date());
+    const put = await fetch(issued.body.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: TINY_JPEG,
+    });
+    expect(put.status).toBe(403);
+    expect(await put.text()).toContain('Request has expired');
+  });
+
+  test("the dashboard's CSP lets images load from the store", async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/healthz' });
+    const csp = String(response.headers['content-security-policy']);
+    const imgSrc = csp.split(';').find((directive) => directive.trim().startsWith('img-src'));
+    expect(imgSrc).toContain(endpoint);
+  });
+
+  test('the local signed routes do not exist in S3 mode', async () => {
+    const response = await server.app.inject({
+      method: 'PUT',
+      url: `/screenshots/test-screenshots/${newToken()}/1--${newToken()}.jpg?expires=1&signature=00`,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: TINY_JPEG,
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  test('retention removes due objects and orphans from the bucket', async () => {
+    const mac = await childWithMac(server, alice.adminId);
+    const due = `test-screenshots/${mac.computerUserId}/1--${newToken()}.jpg`;
+    const orphan = `test-screenshots/${mac.computerUserId}/2--${newToken()}.jpg`;
+    const kept = `test-screenshots/${mac.computerUserId}/3--${newToken()}.jpg`;
+    for (const Key of [due, orphan, kept]) {
+      await client.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key, Body: TINY_JPEG, ContentType: 'image/jpeg' }),
+      );
+    }
+    const now = new Date(Date.now() + 2 * 86_400_000);
+    await insertShot(
+      server,
+      mac.computerUserId,
+      new Date(now.getTime() - 22 * 86_400_000).toISOString(),
+      {
+        objectKey: due,
+      },
+    );
+    await insertShot(server, mac.computerUserId, now.toISOString(), { objectKey: kept });
+
+    const storage = createScreenshotStorage(server.config, server.clock);
+    expect(storage.kind).toBe('s3');
+    const report = await runRetention({ db: server.db, storage, mode: 'test' }, now);
+    expect(report.screenshots).toBeGreaterThanOrEqual(1);
+
+    const keys = await listKeys();
+    expect(keys).not.toContain(due);
+    expect(keys).not.toContain(orphan);
+    expect(keys).toContain(kept);
+  });
+});
