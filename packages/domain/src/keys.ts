@@ -486,11 +486,16 @@ function describeScope(scope: AppScope, appName: AppNameOf): string {
   }
 }
 
+/** One line for key lists and the keyCreated security event; apps by slug or bundle id. */
+export function describeKey(key: SharedKey): string {
+  return describeKeyNamingApps(key, noAppNames);
+}
+
 /**
- * One line for key lists and the keyCreated security event. Apps from the catalogue are named as
- * parents know them ('Zoom') when `appName` knows the slug, else by the slug itself.
+ * describeKey with apps from the catalogue named as parents know them ('Zoom') when `appName`
+ * knows the slug, else by the slug itself.
  */
-export function describeKey(key: SharedKey, appName: AppNameOf = noAppNames): string {
+export function describeKeyNamingApps(key: SharedKey, appName: AppNameOf): string {
   switch (key.type) {
     case 'skeleton':
       return `all internet access for the app ${describeSingleApp(key.scope, appName)}`;

@@ -6,6 +6,7 @@ import {
   commentPreview,
   defaultExpiration,
   describeKey,
+  describeKeyNamingApps,
   INVALID_ADDRESS_HINT,
   IP_ADDRESS_HINT,
   isIpAddress,
@@ -546,7 +547,7 @@ describe('describeKey with the app catalogue', () => {
       'all internet access for the app us.zoom.xos',
     ],
   ])('%j → %j', (key, expected) => {
-    expect(describeKey(key, names)).toBe(expected);
+    expect(describeKeyNamingApps(key, names)).toBe(expected);
   });
 });
 

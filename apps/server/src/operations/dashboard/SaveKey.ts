@@ -1,5 +1,5 @@
 import type { SharedKey } from '@keyward/contract/shared';
-import { type AppNameOf, appNamesOf, describeKey } from '@keyward/domain/keys';
+import { type AppNameOf, appNamesOf, describeKeyNamingApps } from '@keyward/domain/keys';
 import type { Db } from '../../db/database.ts';
 import { toDbJson, toDbTime } from '../../db/values.ts';
 import { optionalText } from '../../keychains/keychain-input.ts';
@@ -53,7 +53,7 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
       ctx,
       ctx.parentId,
       'keyCreated',
-      `keychain: ${keychain.name}, key: ${describeKey(input.key, await appNamesFor(ctx.db, input.key))}`,
+      `keychain: ${keychain.name}, key: ${describeKeyNamingApps(input.key, await appNamesFor(ctx.db, input.key))}`,
     );
   } else {
     // An expired key is invisible everywhere, so it cannot be edited either.

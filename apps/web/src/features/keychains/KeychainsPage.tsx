@@ -152,7 +152,7 @@ function KeychainCard({
                   <>
                     <ClockIcon className="ml-0.5 h-3.5 w-3.5" aria-hidden="true" />
                     <span>
-                      <span className="sr-only">on a schedule: </span>
+                      <span className="sr-only">, on a schedule: </span>
                       {describeSchedule(info.schedule)}
                     </span>
                   </>

@@ -1,5 +1,5 @@
 import type { SharedKey } from '@keyward/contract/shared';
-import { appNamesOf, describeKey } from '@keyward/domain/keys';
+import { appNamesOf, describeKeyNamingApps } from '@keyward/domain/keys';
 import { useIdentifiedApps } from './api';
 
 /** The catalogue slug a key names, if any ('zoom' in an app key for Zoom). */
@@ -21,5 +21,5 @@ export function useDescribeKey(keys: readonly SharedKey[]): (key: SharedKey) => 
   const needsNames = keys.some((key) => appSlugOf(key) !== undefined);
   const apps = useIdentifiedApps({ enabled: needsNames });
   const names = appNamesOf(apps.data ?? []);
-  return (key) => describeKey(key, names);
+  return (key) => describeKeyNamingApps(key, names);
 }
