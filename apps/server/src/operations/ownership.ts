@@ -161,6 +161,36 @@ export async function ownedSuspendFilterRequest(db: Db, parentId: string, id: st
   return row;
 }
 
+function iosSuspendFilterRequestRow(db: Db, parentId: string, id: string) {
+  return db
+    .selectFrom('ios_suspend_filter_requests as r')
+    .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .selectAll('r')
+    .select(['c.id as child_id', 'c.name as child_name'])
+    .where('r.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+}
+
+/** An iOS filter-suspension request made on an iOS device of one of the parent's children. */
+export async function ownedIosSuspendFilterRequest(db: Db, parentId: string, id: string) {
+  const row = await iosSuspendFilterRequestRow(db, parentId, id);
+  if (!row) throw notFound('SuspendFilterRequest');
+  return row;
+}
+
+/**
+ * A filter-suspension request of one of the parent's children, made on an iOS device or on a Mac
+ * (both ids are random UUIDs, so they never collide); notFound('SuspendFilterRequest') when it is
+ * neither, exactly as for a Mac request alone.
+ */
+export async function ownedAnySuspendFilterRequest(db: Db, parentId: string, id: string) {
+  const ios = await iosSuspendFilterRequestRow(db, parentId, id);
+  if (ios) return { device: 'ios' as const, request: ios };
+  return { device: 'mac' as const, request: await ownedSuspendFilterRequest(db, parentId, id) };
+}
+
 /** The computer users (Macs) of one owned child, with the child; notFound('Child') otherwise. */
 export async function ownedChildComputerUsers(db: Db, parentId: string, childId: string) {
   const child = await ownedChild(db, parentId, childId);
@@ -194,33 +224,6 @@ export function ownedComputerUserIdsQuery(db: Db, parentId: string) {
     .where('c.parent_id', '=', parentId);
 }
 
-/** An iOS device of one of the parent's children, with the child's name. */
-export async function ownedIosDevice(db: Db, parentId: string, id: string) {
-  const row = await db
-    .selectFrom('ios_devices as d')
-    .innerJoin('children as c', 'c.id', 'd.child_id')
-    .selectAll('d')
-    .select('c.name as child_name')
-    .where('d.id', '=', id.toLowerCase())
-    .where('c.parent_id', '=', parentId)
-    .executeTakeFirst();
-  if (!row) throw notFound('iOS device');
-  return row;
-}
-
-/** A custom block rule of an own iOS device (catalogue group rules are nobody's to edit). */
-export async function ownedBlockRule(db: Db, parentId: string, id: string) {
-  const row = await db
-    .selectFrom('ios_block_rules as r')
-    .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
-    .innerJoin('children as c', 'c.id', 'd.child_id')
-    .selectAll('r')
-    .where('r.id', '=', id.toLowerCase())
-    .where('c.parent_id', '=', parentId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Block rule');
-  return row;
-}
 /** An iOS device of one of the parent's children, with the child's name. */
 export async function ownedIosDevice(db: Db, parentId: string, id: string) {
   const row = await db

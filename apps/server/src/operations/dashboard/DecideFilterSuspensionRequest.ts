@@ -5,12 +5,15 @@ import { resolvedSuspensionOf } from '../../devices/resolved-requests.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { MAX_SUSPENSION_SECONDS, MIN_SUSPENSION_SECONDS } from '../../requests/limits.ts';
-import { ownedSuspendFilterRequest } from '../ownership.ts';
+import { ownedAnySuspendFilterRequest } from '../ownership.ts';
 
 // server-behaviour §3.5: the parent grants (duration, optional extra monitoring) or denies a
 // pending request under 2 hours old; the decision is pushed to the Mac that asked, and only to it.
+// Beyond the reference, an iOS device's request is decided the same way (no extra monitoring is
+// offered for iOS); the device learns the decision by polling PollFilterSuspensionDecision.
 export default dashboardResolver('DecideFilterSuspensionRequest', async (input, ctx) => {
-  const request = await ownedSuspendFilterRequest(ctx.db, ctx.parentId, input.id);
+  const found = await ownedAnySuspendFilterRequest(ctx.db, ctx.parentId, input.id);
+  const request = found.request;
   const now = ctx.clock.now();
   if (request.status !== 'pending') {
     throw badRequest(
@@ -53,11 +56,14 @@ export default dashboardResolver('DecideFilterSuspensionRequest', async (input, 
     }
     const extra = input.decision.extraMonitoring;
     if (extra !== undefined && extra !== '') {
-      const offered = extraMonitoringOptions({
-        keyloggingEnabled: fromDbBool(request.keylogging_enabled),
-        screenshotsEnabled: fromDbBool(request.screenshots_enabled),
-        screenshotsFrequency: request.screenshots_frequency,
-      });
+      const offered =
+        found.device === 'mac'
+          ? extraMonitoringOptions({
+              keyloggingEnabled: fromDbBool(found.request.keylogging_enabled),
+              screenshotsEnabled: fromDbBool(found.request.screenshots_enabled),
+              screenshotsFrequency: found.request.screenshots_frequency,
+            })
+          : {};
       if (!Object.hasOwn(offered, extra)) {
         throw badRequest(
           'c6e2a94b',
@@ -73,27 +79,42 @@ export default dashboardResolver('DecideFilterSuspensionRequest', async (input, 
 
   const status = input.decision.case;
   const responseComment = input.responseComment?.trim() || null;
+  const set = { status, response_comment: responseComment, updated_at: toDbTime(now) };
+  if (found.device === 'ios') {
+    const { extra_monitoring: _none, ...iosChanges } = changes;
+    const updated = await ctx.db
+      .updateTable('ios_suspend_filter_requests')
+      .set({ ...iosChanges, ...set })
+      .where('id', '=', request.id)
+      .where('status', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw decidedConcurrently();
+    return { success: true };
+  }
+
   const updated = await ctx.db
     .updateTable('mac_suspend_filter_requests')
-    .set({ ...changes, status, response_comment: responseComment, updated_at: toDbTime(now) })
+    .set({ ...changes, ...set })
     .where('id', '=', request.id)
     // two parents' tabs deciding at once: only the first decision counts
     .where('status', '=', 'pending')
     .returning(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
     .executeTakeFirst();
-  if (!updated) {
-    throw badRequest(
-      '3c9e5a71',
-      'Suspension request decided concurrently',
-      'This suspension request was already decided.',
-    );
-  }
+  if (!updated) throw decidedConcurrently();
   const decided = resolvedSuspensionOf(updated);
   if (decided) {
-    await ctx.services.push.toComputerUsers([request.computer_user_id], {
+    await ctx.services.push.toComputerUsers([found.request.computer_user_id], {
       case: 'filterSuspensionRequestDecided_v2',
       ...decided,
     });
   }
   return { success: true };
 });
+
+const decidedConcurrently = () =>
+  badRequest(
+    '3c9e5a71',
+    'Suspension request decided concurrently',
+    'This suspension request was already decided.',
+  );
