@@ -89,7 +89,8 @@ function RequestSummary({ request, now }: { request: SuspendFilterRequest; now: 
   return (
     <dl className="mt-2 divide-y divide-slate-100">
       <SummaryRow label="Child">{request.userName}</SummaryRow>
-      <SummaryRow label="Requested duration">
+      {/* An accepted request's duration is the one the parent granted (server-behaviour §3.5). */}
+      <SummaryRow label={request.status === 'accepted' ? 'Granted duration' : 'Requested duration'}>
         {suspensionDurationLabel(request.requestedDurationInSeconds)}
       </SummaryRow>
       {shouldShowSuspensionRequestDate(request.createdAt, now) && (

@@ -41,8 +41,14 @@ function server(request: SuspendFilterRequest, { failing = false } = {}) {
     if (op === 'GetSuspendFilterRequest') return { body: current };
     if (op === 'DecideFilterSuspensionRequest') {
       if (failing) return serverError('badRequest', { userMessage: 'Too late.' });
-      const decision = (body as { decision: { case: string } }).decision;
-      current = { ...current, status: decision.case === 'accepted' ? 'accepted' : 'rejected' };
+      const decision = (body as { decision: { case: string; durationInSeconds?: number } })
+        .decision;
+      current = {
+        ...current,
+        status: decision.case === 'accepted' ? 'accepted' : 'rejected',
+        requestedDurationInSeconds:
+          decision.durationInSeconds ?? current.requestedDurationInSeconds,
+      };
       return { body: { success: true } };
     }
     return serverError('notFound');
@@ -75,6 +81,7 @@ describe('suspension request page', () => {
     await user.click(grant);
 
     expect(await screen.findByText('You granted this suspension.')).toBeInTheDocument();
+    expect(screen.getByText('Granted duration').nextElementSibling).toHaveTextContent('20 minutes');
     expect(calls.find((call) => call.op === 'DecideFilterSuspensionRequest')?.body).toEqual({
       id: REQUEST_ID,
       decision: { case: 'accepted', durationInSeconds: 1200, extraMonitoring: '@30' },
