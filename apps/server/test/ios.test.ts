@@ -108,7 +108,7 @@ describe('ConnectDevice', () => {
 
 describe('ConnectedRules and the parent’s settings', () => {
   test('group rules plus custom rules; the policy with its domains; metadata refreshed', async () => {
-    const { token, deviceId, device } = await connectIpad(alice.adminId);
+    const { token, deviceId, device, childId } = await connectIpad(alice.adminId);
     const start = await ios(server, 'ConnectedRules', device, token);
     expect(start.status).toBe(200);
     expect(start.body.webPolicy).toEqual({ case: 'blockAll' });
@@ -147,6 +147,7 @@ describe('ConnectedRules and the parent’s settings', () => {
       childName: 'Sam',
       deviceType: 'iPad',
       osVersion: '18.1',
+      childId,
     });
     const read = await server.call('GetIOSDevice', deviceId, { token: alice.token });
     expect(read.body).toMatchObject({

@@ -139,6 +139,8 @@ export const dashboard = {
         childName: z.string(),
         deviceType: z.string(),
         osVersion: z.string(),
+        /** Beyond the reference: the device's child, so children cards can list its devices. */
+        childId: Uuid.optional(),
       }),
     ),
   },

@@ -651,6 +651,18 @@ describe('type helpers', () => {
   });
 });
 
+describe('IOSDevices output: the optional child id', () => {
+  it('parses with and without childId; refuses a childId that is not a UUID', () => {
+    const device = examples.IOSDevices.output[0];
+    const withChild = [{ ...device, childId: ids.child }];
+    expect(dashboard.IOSDevices.output.parse(withChild)).toEqual(withChild);
+    expect(dashboard.IOSDevices.output.parse([device])).toEqual([device]);
+    expect(dashboard.IOSDevices.output.safeParse([{ ...device, childId: 'Lily' }]).success).toBe(
+      false,
+    );
+  });
+});
+
 describe('GetIOSDevice output: the optional pending suspension requests', () => {
   const base = examples.GetIOSDevice.output;
   const pending = { id: ids.suspension, createdAt: at, duration: 600, comment: 'school video' };
