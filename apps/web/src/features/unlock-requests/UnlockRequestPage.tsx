@@ -117,6 +117,19 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
     );
   }
 
+  if (isDeciding(decision) && decision.isRetry) {
+    return (
+      <FullPageStatus
+        status="loading"
+        title={
+          decision.phase === 'accepting'
+            ? 'Accepting unlock request...'
+            : 'Denying unlock request...'
+        }
+      />
+    );
+  }
+
   const isDecided = decision.phase === 'accepted' || decision.phase === 'denied';
   if (data.status !== 'pending' && !isDeciding(decision) && !isDecided) {
     return step === undefined ? (

@@ -43,7 +43,12 @@ describe('accepting', () => {
     );
     expect(failed).toMatchObject({ phase: 'acceptFailed', error: 'Network down' });
     const retried = unlockRequestDecisionReducer(failed, { type: 'tryAgainClicked' });
-    expect(retried).toMatchObject({ phase: 'accepting', error: undefined, key: KEY_A });
+    expect(retried).toMatchObject({
+      phase: 'accepting',
+      error: undefined,
+      key: KEY_A,
+      isRetry: true,
+    });
     expect(remainingAcceptCalls(retried)).toEqual(['acceptRequest']);
   });
 
@@ -85,7 +90,7 @@ describe('denying', () => {
     const failed = run({ type: 'denySubmitted' }, { type: 'denyFailed', message: 'Oops' });
     expect(failed).toMatchObject({ phase: 'denyFailed', error: 'Oops' });
     const retried = unlockRequestDecisionReducer(failed, { type: 'tryAgainClicked' });
-    expect(retried.phase).toBe('denying');
+    expect(retried).toMatchObject({ phase: 'denying', isRetry: true });
     expect(unlockRequestDecisionReducer(retried, { type: 'denySucceeded' }).phase).toBe('denied');
   });
 

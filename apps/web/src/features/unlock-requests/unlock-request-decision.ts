@@ -23,6 +23,8 @@ export type UnlockRequestDecisionState = {
   /** The key being saved for an accept, kept for Try again. */
   key?: SaveKeyInput;
   isKeySaved: boolean;
+  /** Set by Try again: the retry runs without the form that started it. */
+  isRetry: boolean;
   error?: string;
 };
 
@@ -41,6 +43,7 @@ export const initialDecisionState: UnlockRequestDecisionState = {
   phase: 'idle',
   denyComment: '',
   isKeySaved: false,
+  isRetry: false,
 };
 
 export function isDeciding(state: UnlockRequestDecisionState): boolean {
@@ -83,6 +86,7 @@ export function unlockRequestDecisionReducer(
         phase: 'accepting',
         key: event.key,
         isKeySaved: state.isKeySaved && state.key?.id === event.key.id,
+        isRetry: false,
         error: undefined,
       };
     case 'keySaved':
@@ -95,7 +99,7 @@ export function unlockRequestDecisionReducer(
         : state;
     case 'denySubmitted':
       if (isDeciding(state)) return state;
-      return { ...state, phase: 'denying', error: undefined };
+      return { ...state, phase: 'denying', isRetry: false, error: undefined };
     case 'denySucceeded':
       return state.phase === 'denying' ? { ...state, phase: 'denied' } : state;
     case 'denyFailed':
@@ -104,9 +108,11 @@ export function unlockRequestDecisionReducer(
         : state;
     case 'tryAgainClicked':
       if (state.phase === 'acceptFailed') {
-        return { ...state, phase: 'accepting', error: undefined };
+        return { ...state, phase: 'accepting', isRetry: true, error: undefined };
       }
-      if (state.phase === 'denyFailed') return { ...state, phase: 'denying', error: undefined };
+      if (state.phase === 'denyFailed') {
+        return { ...state, phase: 'denying', isRetry: true, error: undefined };
+      }
       return state;
   }
 }
