@@ -16,8 +16,9 @@ export const VALUE_OPTIONS = [
   'at',
   'app',
   'comment',
+  'file',
 ] as const;
-export const FLAG_OPTIONS = ['admin', 'json', 'help'] as const;
+export const FLAG_OPTIONS = ['admin', 'json', 'help', 'suspended', 'day'] as const;
 
 export type ValueOption = (typeof VALUE_OPTIONS)[number];
 export type FlagOption = (typeof FLAG_OPTIONS)[number];
@@ -137,6 +138,13 @@ Commands:
   suspend <minutes>         ask the parent to suspend the filter for <minutes>
       --comment "..."
   requests                  list what this Mac asked and what the parent decided
+  screenshot                upload a screenshot taken now (a generated JPEG)
+      --file <x.jpg>        upload this JPEG instead
+      --suspended           taken during a filter suspension
+  type <app> <text...>      one typed line in <app> now (--suspended too)
+  activity --day [N]        fill today (or yesterday, early in the morning) with N items
+                            (default 60): screenshots every few minutes, typed lines in
+                            several apps, some during a suspension
   disconnect                go offline and delete the state file
   help                      print this text
 

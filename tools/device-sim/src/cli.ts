@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DeviceApiError, describeApiError } from './api.ts';
 import { parseArgs, stateFileOf, USAGE, UsageError } from './args.ts';
+import { activity, screenshot, type } from './commands/activity.ts';
 import { checkin } from './commands/checkin.ts';
 import { connect } from './commands/connect.ts';
 import { disconnect } from './commands/disconnect.ts';
@@ -24,6 +25,9 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<ExitCode>> = {
   unlock,
   suspend,
   requests,
+  screenshot,
+  type,
+  activity,
   disconnect,
 };
 
