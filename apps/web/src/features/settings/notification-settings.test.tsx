@@ -218,6 +218,27 @@ describe('notification methods', () => {
     expect(within(drawer).getByRole('button', { name: 'Send code' })).toBeEnabled();
   });
 
+  test('Resend asks for a fresh code; Cancel closes the slide-in', async () => {
+    const calls = server(adminOf());
+    const user = userEvent.setup();
+    renderApp('/settings');
+    await user.click(await screen.findByRole('button', { name: 'Add method' }));
+    const drawer = screen.getByRole('dialog', { name: 'New notification method' });
+    await user.type(within(drawer).getByLabelText('Email address'), 'grandma@example.com');
+    await user.click(within(drawer).getByRole('button', { name: 'Send code' }));
+    await within(drawer).findByLabelText('Verification code');
+    await user.click(within(drawer).getByRole('button', { name: 'Resend code' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.op === 'CreatePendingNotificationMethod')).toHaveLength(2),
+    );
+    expect(await within(drawer).findByLabelText('Verification code')).toHaveValue('');
+    await user.click(within(drawer).getByRole('button', { name: 'Cancel' }));
+    expect(
+      screen.queryByRole('dialog', { name: 'New notification method' }),
+    ).not.toBeInTheDocument();
+    expect(calls.some((call) => call.op === 'ConfirmPendingNotificationMethod')).toBe(false);
+  });
+
   test('a text method sends the number in E.164', async () => {
     const calls = server(adminOf());
     const user = userEvent.setup();

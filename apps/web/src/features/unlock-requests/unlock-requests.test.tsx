@@ -231,6 +231,19 @@ describe('accepting', () => {
     );
   });
 
+  test('Cancel in the key wizard goes back to choosing a keychain, nothing is saved', async () => {
+    const calls = server(unlockRequestOf());
+    const user = userEvent.setup();
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+    await user.click(within(wizard).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(currentLocation()).toBe(`${BASE}/select-keychain`));
+    expect(screen.queryByRole('dialog', { name: 'Edit key' })).not.toBeInTheDocument();
+    expect(calls.some((call) => call.op === 'SaveKey' || call.op === 'UpdateUnlockRequest')).toBe(
+      false,
+    );
+  });
+
   test("with no keychain of my own, the spec's message instead of a list", async () => {
     server(unlockRequestOf(), { keychains: [] });
     renderApp(`${BASE}/select-keychain`);
