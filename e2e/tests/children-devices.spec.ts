@@ -46,11 +46,13 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
 
-  // A Mac that has connected but reported no filter state yet is offline (server-behaviour §4.5).
+  // Like the real app, a Mac that just connected reports its filter on at once, so it is not
+  // shown Offline (which it would be without a reported state, server-behaviour §4.5).
+  expect(connected).toContain('Reported: filter on');
   const computerRow = page.getByRole('listitem').filter({ hasText: computerName });
-  await expect(computerRow).toContainText('Offline');
+  await expect(computerRow).toContainText('Filter on');
 
-  // The Mac reports its filter as on: the children and computers pages show 'Filter on'.
+  // The Mac reports its filter as on again: the children and computers pages show 'Filter on'.
   expect(await mac.ok(['state', 'on'])).toContain('Reported: filter on');
 
   await page.goto('/children');
