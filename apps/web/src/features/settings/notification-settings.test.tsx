@@ -300,6 +300,33 @@ describe('notifications', () => {
     });
   });
 
+  test("deleting a notification asks first, then the method is 'Not in use'", async () => {
+    const calls = server(
+      adminOf({
+        verifiedNotificationMethods: [
+          { id: PHONE_METHOD, config: { case: 'text', phoneNumber: '+14155552671' } },
+        ],
+        notifications: [
+          { id: NOTIFICATION_ID, trigger: 'unlockRequestSubmitted', methodId: PHONE_METHOD },
+        ],
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/settings');
+    const card = await screen.findByRole('article', { name: 'Unlock requests' });
+    expect(within(card).getByText('Sent to Text message: (415) 555-2671')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete notification?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No notifications')).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'DeleteEntity_v2')?.body).toEqual({
+      type: 'parentNotification',
+      id: NOTIFICATION_ID,
+    });
+    const phone = screen.getByRole('listitem', { name: 'Text message: (415) 555-2671' });
+    expect(within(phone).getByText('Not in use')).toBeInTheDocument();
+  });
+
   test('without an admin child, no admin-child trigger; cancel returns to viewing', async () => {
     server(
       adminOf({
