@@ -481,6 +481,16 @@ describe('keychain editor and key wizard', () => {
     await user.clear(within(dialog).getByLabelText('Comment'));
     expect(save).toBeDisabled();
     expect(calls.some((call) => call.op === 'SaveKey')).toBe(false);
+
+    // The app chooser: an instruction as placeholder, and a hint that search looks at every app.
+    await user.click(within(dialog).getByRole('button', { name: /^Choose app/ }));
+    const search = within(dialog).getByLabelText('Search apps');
+    expect(search).toHaveAttribute('placeholder', 'Type an app name to search');
+    expect(search).toHaveValue('');
+    expect(search).toHaveAccessibleDescription('Search by the app name.');
+    await user.type(search, 'zo');
+    expect(search).toHaveAccessibleDescription('Search looks through every app we know.');
+    expect(within(dialog).getByRole('radio', { name: 'Zoom' })).toBeChecked();
   });
 
   test('a keychain that does not exist shows not found', async () => {
