@@ -139,6 +139,16 @@ test('signed-in pages have no serious axe violation', async ({
   await expect(page).toHaveURL(/\/keychains\/[0-9a-f-]{36}$/);
   const keychainPath = new URL(page.url()).pathname;
 
+  // The child asks to unlock a site and to suspend the filter.
+  const requestId = (printed: string) => {
+    const id = /\(request ([0-9a-f-]{36})\)/.exec(printed)?.[1];
+    if (!id) throw new Error(`no request id in: ${printed}`);
+    return id;
+  };
+  const unlockId = requestId(await mac.ok(['unlock', 'khanacademy.org', '--comment', 'homework']));
+  const suspensionId = requestId(await mac.ok(['suspend', '10', '--comment', 'a video call']));
+  const unlockPath = `/children/${childId}/unlock-requests/${unlockId}`;
+
   let renames = 0;
   await checkPages(page, [
     {
@@ -198,6 +208,36 @@ test('signed-in pages have no serious axe violation', async ({
       ready: (p) => p.getByLabel('Name', { exact: true }),
     },
     { name: 'settings', path: '/settings', ready: heading('Settings') },
+    {
+      name: 'unlock requests',
+      path: '/unlock-requests',
+      ready: (p) => p.getByText('khanacademy.org').first(),
+    },
+    {
+      name: "a child's unlock requests",
+      path: `/children/${childId}/unlock-requests`,
+      ready: (p) => p.getByText('khanacademy.org').first(),
+    },
+    {
+      name: 'unlock request review',
+      path: `${unlockPath}/review`,
+      ready: heading('Unlock request'),
+    },
+    {
+      name: 'unlock request, keychain choice',
+      path: `${unlockPath}/select-keychain`,
+      ready: (p) => p.getByText('Homework').first(),
+    },
+    {
+      name: 'unlock request denial',
+      path: `${unlockPath}/deny`,
+      ready: heading('Deny unlock request'),
+    },
+    {
+      name: 'suspension request',
+      path: `/children/${childId}/suspend-filter-requests/${suspensionId}`,
+      ready: heading('Suspend filter request'),
+    },
     { name: 'not found', path: '/no-such-page', ready: heading('Page not found') },
     {
       name: 'missing child',
@@ -205,4 +245,50 @@ test('signed-in pages have no serious axe violation', async ({
       ready: (p) => p.getByRole('link', { name: /children/i }).last(),
     },
   ]);
+});
+
+test('keyboard: dialogs keep focus, Next moves it to the new step, Escape returns it', async ({
+  page,
+  request,
+  mailbox,
+}) => {
+  await signInAsNewParent(page, request, mailbox, 'keyboard');
+  await page.goto('/keychains/new');
+  await page.getByLabel('Name', { exact: true }).fill('Reading');
+  await page.getByRole('button', { name: 'Create keychain' }).click();
+  await expect(page).toHaveURL(/\/keychains\/[0-9a-f-]{36}$/);
+
+  const opener = page.getByRole('button', { name: 'Add new key' }).first();
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const wizard = page.getByRole('dialog', { name: 'Create a new key' });
+  await expect(wizard.getByRole('radio', { name: /Website/ })).toBeFocused();
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await expect(wizard.getByRole('textbox', { name: 'Website address' })).toBeFocused();
+  const isFocusInside = () => wizard.evaluate((dialog) => dialog.contains(document.activeElement));
+  for (let i = 0; i < 15; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await isFocusInside()).toBe(true);
+  }
+  for (let i = 0; i < 15; i += 1) {
+    await page.keyboard.press('Shift+Tab');
+    expect(await isFocusInside()).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(wizard).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // The phone's slide-over menu.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const openMenu = page.getByRole('button', { name: 'Open menu' });
+  await openMenu.click();
+  const menu = page.getByRole('dialog', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  for (let i = 0; i < 14; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await menu.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(openMenu).toBeFocused();
 });
