@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FilterState } from '@keyward/contract/device';
 import type { RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import type { FastifyInstance } from 'fastify';
+import { seedDemoActivity } from './activity/demo-activity.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { createDatabase, type Db, dialectOf, migrateToLatest } from './db/database.ts';
@@ -204,6 +205,19 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
     );
   }
   await seedDemoRequests(app, macTokens);
+  await seedDemoActivity(app, (path, input, headers) => call(app, path, input, headers), {
+    asParent,
+    now: new Date(),
+    children: [
+      {
+        childId: children.sam,
+        macToken: macTokens.get('DEMOC02AIR01')!,
+        itemsPerDay: 40,
+        heavyDayItems: 360,
+      },
+      { childId: children.kim, macToken: macTokens.get('DEMOC02IMAC1')!, itemsPerDay: 12 },
+    ],
+  });
   return true;
 }
 
