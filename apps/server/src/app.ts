@@ -5,6 +5,8 @@ import { iosApp } from '@keyward/contract/ios';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { registerBilling } from './billing/routes.ts';
+import { createBillingService } from './billing/stripe-service.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import { registerDeviceChannel } from './devices/channel.ts';
@@ -74,6 +76,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sms: options.sms ?? createSmsSender(config, app.log),
     slack: options.slack ?? createSlackSender(config, app.log),
     storage: options.storage ?? createScreenshotStorage(config, clock),
+    billing: createBillingService({
+      config,
+      clock,
+      log: app.log,
+      inject: (request) => app.inject(request),
+    }),
   };
 
   await app.register(helmet, {
@@ -121,15 +129,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await registerPairQL(app, { db, config, clock, services, namespaces });
   await registerDeviceChannel(app, { db, clock, push });
+  await registerBilling(app, { db, config, clock, billing: services.billing });
   if (services.storage.kind === 'local') {
     await registerLocalScreenshotRoutes(app, services.storage as LocalScreenshotStorage);
   }
-  // Daily jobs (retention) on schedule in every mode but test; one instance per run (§9).
+  // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).
   const stopJobs = startScheduledJobs({
     db,
     config,
     clock,
     storage: services.storage,
+    billing: services.billing,
+    email: services.email,
     log: app.log,
     onRun: (job, outcome, seconds) =>
       (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),

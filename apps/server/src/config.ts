@@ -41,8 +41,19 @@ export interface Config {
   encryptionKey: Buffer;
   /** Latest Mac app version per channel, when configured. */
   releases: Partial<Record<ReleaseChannelName, string>>;
+  /** METRICS=1 serves GET /metrics (Prometheus text format). */
+  metrics: boolean;
   /** S3-compatible screenshot store; undefined → local directory DATA_DIR/screenshots. */
   s3: S3Config | undefined;
+  /** Stripe; undefined → the built-in billing simulator (billing/simulator.ts). */
+  stripe: StripeConfig | undefined;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe price id per monthly price in cents (parents.monthly_price). */
+  priceIds: Record<number, string>;
 }
 
 export interface S3Config {
@@ -53,7 +64,6 @@ export interface S3Config {
   accessKeyId: string;
   secretAccessKey: string;
 }
-
 
 export interface SmsConfig {
   /** Base URL without trailing slash, e.g. `https://api.twilio.com`. */
@@ -140,6 +150,45 @@ function parseVersion(variable: string, raw: string | undefined): string | undef
     throw new ConfigError(variable, `must be a version like 2.4.1, got "${raw}"`);
   }
   return raw;
+}
+
+function parseFlag(env: Env, name: string): boolean {
+  const raw = optional(env, name);
+  if (raw === undefined || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (raw === '1' || raw.toLowerCase() === 'true') return true;
+  throw new ConfigError(name, `must be 1 or 0, got "${raw}"`);
+}
+
+/** STRIPE_SECRET_KEY switches from the billing simulator to Stripe; the rest is then required. */
+function parseStripe(env: Env): StripeConfig | undefined {
+  const secretKey = optional(env, 'STRIPE_SECRET_KEY');
+  if (secretKey === undefined) return undefined;
+  if (!/^(sk|rk)_(test|live)_/.test(secretKey)) {
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY',
+      'must be a Stripe secret key (sk_live_… or sk_test_…)',
+    );
+  }
+  const webhookSecret = optional(env, 'STRIPE_WEBHOOK_SECRET');
+  if (webhookSecret === undefined || !webhookSecret.startsWith('whsec_')) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'must be set (whsec_…) with STRIPE_SECRET_KEY');
+  }
+  const raw = optional(env, 'STRIPE_PRICE_IDS');
+  if (raw === undefined) {
+    throw new ConfigError(
+      'STRIPE_PRICE_IDS',
+      'must be set with STRIPE_SECRET_KEY, e.g. 1000=price_123',
+    );
+  }
+  const priceIds: Record<number, string> = {};
+  for (const entry of raw.split(',')) {
+    const match = /^\s*(\d+)\s*=\s*(price_\w+)\s*$/.exec(entry);
+    if (!match) {
+      throw new ConfigError('STRIPE_PRICE_IDS', `must be cents=price_id pairs, got "${entry}"`);
+    }
+    priceIds[Number(match[1])] = match[2]!;
+  }
+  return { secretKey, webhookSecret, priceIds };
 }
 
 function parseS3(env: Env): S3Config | undefined {
@@ -299,7 +348,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     hmacKey: envHmac ?? secrets!.hmacKey,
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
+    metrics: parseFlag(env, 'METRICS'),
     s3: parseS3(env),
+    stripe: parseStripe(env),
     releases: {
       stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),
       beta: parseVersion('RELEASE_BETA', optional(env, 'RELEASE_BETA')),

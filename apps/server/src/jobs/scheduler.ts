@@ -2,15 +2,19 @@ import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { BillingService } from '../billing/stripe-service.ts';
 import type { Clock } from '../services/clock.ts';
+import type { EmailService } from '../services/mail.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 import { RETENTION_JOB, runDailyRetention } from './retention.ts';
+import { runDailySubscriptions, SUBSCRIPTIONS_JOB } from './subscriptions.ts';
 
 // server-behaviour §9: the daily jobs run on schedule in every mode except `test` (tests call them
 // on demand with an injected clock). Every instance schedules them; the job_runs claim lets exactly
 // one of them do each day's run.
 
 export const RETENTION_SCHEDULE = '30 2 * * *'; // 02:30 UTC
+export const SUBSCRIPTIONS_SCHEDULE = '30 6 * * *'; // 06:30 UTC
 
 /** What /metrics offers when it is on (http/metrics.ts decorates the app with it). */
 export interface JobRunMetrics {
@@ -22,6 +26,8 @@ export interface JobDeps {
   config: Config;
   clock: Clock;
   storage: ScreenshotStorage;
+  billing: BillingService;
+  email: EmailService;
   log: FastifyBaseLogger;
   /** Reports each run to /metrics when it is on. */
   onRun?: (job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number) => void;
@@ -50,5 +56,39 @@ export function startScheduledJobs(deps: JobDeps): () => void {
       }
     },
   );
-  return () => retention.stop();
+  const subscriptions = new Cron(
+    SUBSCRIPTIONS_SCHEDULE,
+    { timezone: 'UTC', name: SUBSCRIPTIONS_JOB, protect: true },
+    async () => {
+      const started = Date.now();
+      try {
+        const report = await runDailySubscriptions(
+          {
+            db: deps.db,
+            billing: deps.billing,
+            email: deps.email,
+            log: deps.log,
+            dashboardUrl: deps.config.dashboardUrls[0]!,
+          },
+          deps.clock.now(),
+        );
+        const seconds = (Date.now() - started) / 1000;
+        if (report)
+          deps.log.info({ job: SUBSCRIPTIONS_JOB, report, seconds }, 'subscription job done');
+        else
+          deps.log.info(
+            { job: SUBSCRIPTIONS_JOB },
+            'subscriptions already run today by an instance',
+          );
+        deps.onRun?.(SUBSCRIPTIONS_JOB, report ? 'ok' : 'skipped', seconds);
+      } catch (error) {
+        deps.log.error({ err: error, job: SUBSCRIPTIONS_JOB }, 'subscription job failed');
+        deps.onRun?.(SUBSCRIPTIONS_JOB, 'failed', (Date.now() - started) / 1000);
+      }
+    },
+  );
+  return () => {
+    retention.stop();
+    subscriptions.stop();
+  };
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { BillingService } from '../billing/stripe-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
@@ -24,6 +25,8 @@ export interface Services {
   slack: SlackSender;
   /** Screenshot objects: S3-compatible store or DATA_DIR/screenshots (services/storage.ts). */
   storage: ScreenshotStorage;
+  /** Stripe, or the built-in billing simulator without a key (billing/stripe-service.ts). */
+  billing: BillingService;
 }
 
 /** What every resolver receives. */

@@ -39,6 +39,15 @@ export interface TemplateParams {
     url: string;
   };
   'verify-notification-email': { code: number };
+  /** To the operator: a checkout was cancelled or ended in an unexpected state (§8.2). */
+  'billing-alert': { parentEmail: string; message: string };
+  /** Account lifecycle emails of the daily subscription job (§8.1). */
+  'delete-email-unverified': { signupUrl: string };
+  'trial-ending-soon': { trialLengthDays: number; daysRemaining: number; url: string };
+  'trial-ended-to-overdue': { url: string };
+  'overdue-to-unpaid': { url: string };
+  'paid-to-overdue': { url: string };
+  'unpaid-to-pending-delete': { url: string; daysUntilDeletion: number };
 }
 
 export type TemplateName = keyof TemplateParams;
@@ -192,6 +201,54 @@ const templates: Templates = {
       ...(explanation ? [explanation] : []),
     ],
     action: { label: 'View security events', url },
+  }),
+  'billing-alert': ({ parentEmail, message }, { appName }) => ({
+    subject: `${appName}: billing alert`,
+    paragraphs: [`Account: ${parentEmail}`, message],
+  }),
+  'delete-email-unverified': ({ signupUrl }, { appName }) => ({
+    subject: `Your ${appName} signup was not completed`,
+    paragraphs: [
+      `You started creating a ${appName} account with this email address but never verified it, so we have removed it.`,
+      'You are welcome to sign up again at any time:',
+    ],
+    action: { label: 'Sign up', url: signupUrl },
+  }),
+  'trial-ending-soon': ({ trialLengthDays, daysRemaining, url }, { appName }) => ({
+    subject: `Your ${appName} trial ends in ${daysRemaining} day${daysRemaining === 1 ? '' : 's'}`,
+    paragraphs: [
+      `Thanks for trying ${appName}! Your ${trialLengthDays}-day free trial ends in ${daysRemaining} day${daysRemaining === 1 ? '' : 's'}.`,
+      'To keep protecting your children without a break, start your subscription from Settings:',
+    ],
+    action: { label: 'Start subscription', url },
+  }),
+  'trial-ended-to-overdue': ({ url }, { appName }) => ({
+    subject: `Your ${appName} trial has ended`,
+    paragraphs: [
+      `Your free trial of ${appName} has ended. Your children's computers stay protected for 7 more days; after that the filter stops working until a subscription is started.`,
+    ],
+    action: { label: 'Start subscription', url },
+  }),
+  'overdue-to-unpaid': ({ url }, { appName }) => ({
+    subject: `${appName} is paused: payment required`,
+    paragraphs: [
+      `We haven't received a payment, so ${appName} is no longer protecting your children's computers. Your settings are kept: start a subscription to switch protection back on.`,
+    ],
+    action: { label: 'Resolve payment status', url },
+  }),
+  'paid-to-overdue': ({ url }, { appName }) => ({
+    subject: `Your ${appName} payment didn't go through`,
+    paragraphs: [
+      `We couldn't renew your ${appName} subscription. Protection continues for 14 more days: please check your payment details.`,
+    ],
+    action: { label: 'Resolve payment status', url },
+  }),
+  'unpaid-to-pending-delete': ({ url, daysUntilDeletion }, { appName }) => ({
+    subject: `Your ${appName} account will be deleted in ${daysUntilDeletion} days`,
+    paragraphs: [
+      `Your ${appName} account has been unpaid for a year. In ${daysUntilDeletion} days it will be deleted with all its children, keychains and activity. To keep it, start a subscription:`,
+    ],
+    action: { label: 'Resolve payment status', url },
   }),
   'verify-notification-email': ({ code }, { appName }) => ({
     subject: `Your ${appName} verification code`,
