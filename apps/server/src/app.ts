@@ -11,7 +11,9 @@ import type { Config } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import { registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerDashboardCors } from './http/cors.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
 import { registerSpa } from './http/spa.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
@@ -112,6 +114,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerDashboardCors(app, config.dashboardUrls);
+  await registerCompression(app);
+  registerMetrics(app, {
+    enabled: config.metrics,
+    db,
+    operations: Object.fromEntries(
+      NAMESPACES.map((namespace) => [namespace.name, new Set(Object.keys(namespace.operations))]),
+    ),
+    openChannels: () =>
+      app.hasDecorator('deviceChannel') ? app.deviceChannel.connectionCount() : 0,
+  });
   app.addHook('onReady', async () => loadConfiguredReleases(db, config, clock));
 
   app.get('/healthz', async (request, reply) => {
