@@ -18,6 +18,20 @@ export const CLOSE_REPLACED = 4000;
 export const CLOSE_IDLE = 4001;
 export const IDLE_AFTER_MS = 100_000;
 export const IDLE_CHECK_EVERY_MS = 120_000;
+/** The server is shutting down or restarting (RFC 6455 1012): the Mac reconnects after a pause. */
+export const CLOSE_SHUTDOWN = 1012;
+/** Cut off for flooding the channel or sending garbage (RFC 6455 1008, policy violation). */
+export const CLOSE_FLOOD = 1008;
+
+// A Mac sends a heartbeat every 90 s and a filter state when it changes. Far more than that (a
+// stuck loop, a hostile client) would turn every frame into database writes: a connection may send
+// FLOOD_BURST frames at once, refilled at FLOOD_REFILL_PER_MINUTE, and at most GARBAGE_LIMIT frames
+// that are not device messages; beyond that it is closed with CLOSE_FLOOD. Frames larger than
+// MAX_FRAME_BYTES close the connection at once (1009, by the WebSocket library).
+export const FLOOD_BURST = 30;
+export const FLOOD_REFILL_PER_MINUTE = 20;
+export const GARBAGE_LIMIT = 5;
+export const MAX_FRAME_BYTES = 4 * 1024;
 
 interface Connection {
   id: string;
@@ -28,6 +42,10 @@ interface Connection {
   unsubscribe: () => void;
   /** Messages are applied in order (a state followed by goingOffline must end offline). */
   queue: Promise<void>;
+  /** Flood control: frames still allowed now, refilled over time; frames that were garbage. */
+  allowance: number;
+  allowanceAt: number;
+  garbage: number;
 }
 
 export interface DeviceChannel {
@@ -35,6 +53,8 @@ export interface DeviceChannel {
   closeIdleConnections(): number;
   /** Open connections, by computer-user id. */
   connectionCount(): number;
+  /** Closes every connection with CLOSE_SHUTDOWN (graceful shutdown); returns how many. */
+  closeAll(): number;
 }
 
 declare module 'fastify' {
@@ -103,18 +123,30 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
       return closed;
     },
     connectionCount: () => connections.size,
+    closeAll() {
+      const open = [...connections.values()];
+      for (const connection of open) {
+        forget(connection);
+        connection.socket.close(CLOSE_SHUTDOWN, 'server restarting');
+      }
+      return open.length;
+    },
   };
   app.decorate('deviceChannel', channel);
 
   const idleTimer = setInterval(() => channel.closeIdleConnections(), IDLE_CHECK_EVERY_MS);
   idleTimer.unref();
+  // Shutting down: every Mac is told to reconnect (to another instance, or to this one restarted).
+  app.addHook('preClose', async () => {
+    channel.closeAll();
+  });
   app.addHook('onClose', async () => {
     clearInterval(idleTimer);
     for (const connection of [...connections.values()]) forget(connection);
   });
 
   await app.register(async (scope) => {
-    await scope.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await scope.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
 
     scope.get(
       '/macos-app/channel',
@@ -159,6 +191,9 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
           lastActivityAt: clock.now().getTime(),
           unsubscribe: () => {},
           queue: Promise.resolve(),
+          allowance: FLOOD_BURST,
+          allowanceAt: clock.now().getTime(),
+          garbage: 0,
         };
 
         const older = connections.get(computerUserId);
@@ -182,22 +217,46 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
             });
         };
 
+        const cutOff = (why: string) => {
+          log.warn({ why }, 'cut off a Mac flooding its push channel');
+          forget(connection);
+          connection.socket.close(CLOSE_FLOOD, why);
+        };
+        /** Counts one frame against the allowance; false (and cut off) when over it. */
+        const admit = (): boolean => {
+          if (connections.get(computerUserId) !== connection) return false;
+          const now = clock.now().getTime();
+          const refill = ((now - connection.allowanceAt) / 60_000) * FLOOD_REFILL_PER_MINUTE;
+          connection.allowance = Math.min(FLOOD_BURST, connection.allowance + refill);
+          connection.allowanceAt = now;
+          if (connection.allowance < 1) {
+            cutOff('too many messages');
+            return false;
+          }
+          connection.allowance -= 1;
+          return true;
+        };
+        const garbage = (what: string) => {
+          connection.garbage++;
+          log.debug(`ignored a push-channel frame: ${what}`);
+          if (connection.garbage > GARBAGE_LIMIT) cutOff('too many invalid messages');
+        };
+
         socket.on('message', (data, isBinary) => {
-          if (isBinary) return;
+          if (!admit()) return;
+          if (isBinary) return garbage('binary');
           let parsed: ReturnType<typeof DeviceMessage.safeParse>;
           try {
             parsed = DeviceMessage.safeParse(JSON.parse(data.toString()));
           } catch {
-            log.debug('ignored a push-channel frame that is not JSON');
-            return;
+            return garbage('not JSON');
           }
-          if (!parsed.success) {
-            log.debug('ignored an unknown device message');
-            return;
-          }
+          if (!parsed.success) return garbage('not a device message');
           handle(parsed.data);
         });
-        socket.on('ping', () => handle(undefined));
+        socket.on('ping', () => {
+          if (admit()) handle(undefined);
+        });
         socket.on('close', () => forget(connection));
       },
     );

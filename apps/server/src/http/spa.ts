@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PqlFailure } from '../pairql/errors.ts';
 
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
 // answers index.html. API paths never fall back.
 
-const API_PREFIXES = ['/pairql/', '/macos-app/', '/healthz'];
+const API_PREFIXES = ['/pairql/', '/macos-app/', '/healthz', '/metrics'];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
@@ -23,12 +23,43 @@ const NOT_BUILT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>
 <p>The server is running, but there is no built dashboard to serve. Run <code>npm run build</code> at the repository root, then reload this page.</p>
 </body></html>`;
 
+const ENCODING_EXTENSIONS = { br: '.br', gzip: '.gz' } as const;
+type Encoding = keyof typeof ENCODING_EXTENSIONS;
+
+/** brotli when the browser takes it, else gzip, else none (q=0 refuses an encoding). */
+export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return undefined;
+}
+
+const compressedCopies = new Map<string, boolean>();
+function hasCompressedCopy(filePath: string): boolean {
+  let has = compressedCopies.get(filePath);
+  if (has === undefined) {
+    has = existsSync(`${filePath}.gz`) || existsSync(`${filePath}.br`);
+    if (compressedCopies.size < 10_000) compressedCopies.set(filePath, has);
+  }
+  return has;
+}
+
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   if (existsSync(webDist)) {
     await app.register(fastifyStatic, {
       root: webDist,
       index: false,
       cacheControl: false,
+      // The build writes `.br` and `.gz` copies of every text asset (apps/web/build/precompress.ts);
+      // the copy the browser accepts is sent with its Content-Encoding, nothing is compressed live.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const relative = path.relative(webDist, filePath).split(path.sep);
         if (relative[0] === 'assets') {
@@ -36,12 +67,26 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         } else {
           res.setHeader('cache-control', 'no-cache');
         }
+        if (/\.(br|gz)$/.test(filePath) || hasCompressedCopy(filePath)) {
+          res.setHeader('vary', 'Accept-Encoding');
+        }
       },
     });
   }
 
   const indexFile = path.join(webDist, 'index.html');
-  const sendIndex = async (reply: FastifyReply) => {
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding && existsSync(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`)) {
+      const compressed = await readFile(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`);
+      return reply
+        .code(200)
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Encoding')
+        .header('content-encoding', encoding)
+        .type('text/html; charset=utf-8')
+        .send(compressed);
+    }
     if (!existsSync(indexFile)) {
       return reply
         .code(200)
@@ -50,13 +95,14 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         .send(NOT_BUILT_PAGE);
     }
     const html = await readFile(indexFile, 'utf8');
+    if (existsSync(`${indexFile}.gz`)) reply.header('vary', 'Accept-Encoding');
     return reply
       .code(200)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(html);
   };
-  app.get('/', async (_request, reply) => sendIndex(reply));
+  app.get('/', async (request, reply) => sendIndex(request, reply));
   app.setNotFoundHandler(async (request, reply) => {
     // A missing hashed asset (a stale chunk after a deploy) must fail loudly, not come back as HTML.
     const isAsset = request.url.startsWith('/assets/');
@@ -72,6 +118,6 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       });
       return reply.code(404).type('application/json; charset=utf-8').send(failure.body(request.id));
     }
-    return sendIndex(reply);
+    return sendIndex(request, reply);
   });
 }
