@@ -132,6 +132,13 @@ describe('useNavigationGuard', () => {
     await user.click(screen.getByRole('button', { name: 'Leave' }));
     expect(where()).toBe('/other');
     expect(window.location.pathname).toBe('/other');
+
+    // One Back returns to the edited page (the guard's copy entry was replaced), a second one
+    // to the page before it.
+    act(() => window.history.back());
+    await waitFor(() => expect(where()).toBe('/edit'));
+    act(() => window.history.back());
+    await waitFor(() => expect(where()).toBe('/'));
   });
 
   test('with changes, closing or reloading the tab asks (beforeunload); after saving it does not', async () => {

@@ -122,7 +122,8 @@ export function useNavigationGuard(when: boolean): NavigationGuard {
     isLeaving.current = true;
     setStopped(null);
     if (stopped.type === 'link') {
-      navigate(stopped.to);
+      // The next page takes the place of the guard's copy entry, so Back returns here only once.
+      navigate(stopped.to, { replace: isOnGuardEntry() });
       // The same page may stay mounted (another child's page): guard its next changes again.
       setTimeout(() => {
         isLeaving.current = false;
