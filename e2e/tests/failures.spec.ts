@@ -86,4 +86,12 @@ test('offline: the network message at once, and the page comes back by itself', 
   await save.click();
   await expect(page.getByText('Child saved!')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Cleo', exact: true })).toBeVisible();
+
+  // Offline, a page never opened in this visit cannot download; online again, it reloads itself.
+  await context.setOffline(true);
+  await page.getByRole('link', { name: 'Computers', exact: true }).click();
+  await expect(page.getByRole('heading', { name: "This page didn't load" })).toBeVisible();
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Computers', exact: true })).toBeVisible();
+  await expectSignedIn(page);
 });

@@ -85,9 +85,22 @@ describe('RouteErrorBoundary', () => {
     expect(onReload).toHaveBeenCalledTimes(1);
   });
 
-  test('a page that throws: the generic message, Reload, and contact support', () => {
+  test('a chunk that failed offline reloads by itself once back online', () => {
+    const onReload = vi.fn();
     render(
-      <RouteErrorBoundary resetKey="/">
+      <RouteErrorBoundary resetKey="/children" onReload={onReload}>
+        <Throws error={chunkError()} />
+      </RouteErrorBoundary>,
+    );
+    expect(onReload).not.toHaveBeenCalled();
+    window.dispatchEvent(new Event('online'));
+    expect(onReload).toHaveBeenCalledTimes(1);
+  });
+
+  test('a page that throws: the generic message, Reload, and contact support', () => {
+    const onReload = vi.fn();
+    render(
+      <RouteErrorBoundary resetKey="/" onReload={onReload}>
         <Throws error={new Error('bug')} />
       </RouteErrorBoundary>,
     );
@@ -95,6 +108,8 @@ describe('RouteErrorBoundary', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(GENERIC_ERROR_MESSAGE);
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contact support' })).toBeInTheDocument();
+    window.dispatchEvent(new Event('online')); // a bug is not the network: no reload loop
+    expect(onReload).not.toHaveBeenCalled();
   });
 
   test('going to another path clears the error', () => {

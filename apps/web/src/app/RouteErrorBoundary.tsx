@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { Button } from '../components/ui/Button';
 import { FullPageStatus } from '../components/ui/FullPageStatus';
 import { isProductionBuild } from '../lib/env';
@@ -50,7 +50,17 @@ export class RouteErrorBoundary extends Component<Props, State> {
         message={isChunk ? CHUNK_FAILED_MESSAGE : GENERIC_ERROR_MESSAGE}
       >
         <Button onClick={reload}>Reload</Button>
+        {isChunk && <ReloadWhenOnline reload={reload} />}
       </FullPageStatus>
     );
   }
+}
+
+/** A chunk that failed offline: reload by itself as soon as the browser is back online. */
+function ReloadWhenOnline({ reload }: { reload: () => void }) {
+  useEffect(() => {
+    window.addEventListener('online', reload);
+    return () => window.removeEventListener('online', reload);
+  }, [reload]);
+  return null;
 }
