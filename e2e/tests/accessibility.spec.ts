@@ -88,6 +88,20 @@ test('public pages have no serious axe violation and have their landmarks', asyn
     await expect(page.getByRole('heading', { level: 1 }), `${visit.name} has one h1`).toHaveCount(
       1,
     );
+    // Every piece of the page sits in a landmark (axe 'region' and its friends, any impact).
+    const landmarks = await new AxeBuilder({ page })
+      .withRules([
+        'region',
+        'landmark-one-main',
+        'landmark-no-duplicate-main',
+        'landmark-unique',
+        'page-has-heading-one',
+      ])
+      .analyze();
+    const problems = landmarks.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${visit.name}: ${violation.id}: ${node.target.join(' ')}`),
+    );
+    expect.soft(problems, problems.join('\n')).toEqual([]);
   }
 });
 

@@ -13,15 +13,17 @@ type AuthLayoutProps = {
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
   return (
     <div className="flex min-h-full flex-col items-center justify-center bg-gradient-to-br from-violet-50 via-white to-fuchsia-50 px-4 py-12">
-      <Link to="/" className="mb-8 rounded-lg" aria-label="Keyward home">
-        <Logo />
-      </Link>
+      <header className="mb-8">
+        <Link to="/" className="block rounded-lg" aria-label="Keyward home">
+          <Logo />
+        </Link>
+      </header>
       <main className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl shadow-violet-900/5 ring-1 ring-slate-200 sm:p-8">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
         {subtitle && <p className="mt-1 text-sm text-slate-500">{subtitle}</p>}
         <div className="mt-6">{children}</div>
       </main>
-      {footer && <div className="mt-6 text-center text-sm text-slate-600">{footer}</div>}
+      {footer && <footer className="mt-6 text-center text-sm text-slate-600">{footer}</footer>}
     </div>
   );
 }
