@@ -1,6 +1,6 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { describe, expect, test } from 'vitest';
-import { isSidebarLinkActive, sidebarLinks } from '../src/app/sidebar-links';
+import { isSidebarLinkActive, sidebarLinks, sidebarLinksFor } from '../src/app/sidebar-links';
 import { isMobileWidth } from '../src/app/useIsMobile';
 import { queryRetryDelay, shouldRetryQuery } from '../src/lib/api/retry';
 import {
@@ -151,6 +151,21 @@ describe('sidebar', () => {
       ['Security', '/security-events'],
       ['Settings', '/settings'],
     ]);
+  });
+  test('iOS devices comes after Computers only when the parent has an iOS device', () => {
+    expect(sidebarLinksFor({ hasIosDevices: false })).toEqual(sidebarLinks);
+    expect(sidebarLinksFor({ hasIosDevices: true }).map((l) => l.to)).toEqual([
+      '/',
+      '/children',
+      '/computers',
+      '/ios-devices',
+      '/keychains',
+      '/security-events',
+      '/settings',
+    ]);
+    const ios = sidebarLinksFor({ hasIosDevices: true }).find((l) => l.to === '/ios-devices')!;
+    expect(isSidebarLinkActive(ios, '/ios-devices/abc')).toBe(true);
+    expect(isSidebarLinkActive(ios, '/ios-devices-x')).toBe(false);
   });
   test('mobile below 768 px', () => {
     expect(isMobileWidth(767)).toBe(true);

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { cx } from '../components/ui/cx';
 import { Logo } from '../components/ui/Logo';
+import { useIosDevices } from '../features/ios-devices/api';
 import { useFocusTrap } from '../lib/focus-trap';
 import { PageSuspense } from './PageSuspense';
 import { Sidebar } from './Sidebar';
@@ -14,6 +15,8 @@ export default function AuthenticatedLayout() {
   const [isCollapsed, toggleCollapsed] = useSidebarCollapsed();
   const [isSlideOverOpen, setIsSlideOverOpen] = useState(false);
   const { pathname } = useLocation();
+  const iosDevices = useIosDevices();
+  const hasIosDevices = Array.isArray(iosDevices.data) && iosDevices.data.length > 0;
 
   // Leaving mobile width, or navigating, closes the slide-over.
   useEffect(() => {
@@ -58,7 +61,10 @@ export default function AuthenticatedLayout() {
                 onClick={() => setIsSlideOverOpen(false)}
               />
               <div id="mobile-sidebar" className="relative flex h-full w-72 max-w-[85%] flex-col">
-                <Sidebar onNavigate={() => setIsSlideOverOpen(false)} />
+                <Sidebar
+                  onNavigate={() => setIsSlideOverOpen(false)}
+                  hasIosDevices={hasIosDevices}
+                />
                 <button
                   type="button"
                   onClick={() => setIsSlideOverOpen(false)}
@@ -78,7 +84,11 @@ export default function AuthenticatedLayout() {
             isCollapsed ? 'w-20' : 'w-64',
           )}
         >
-          <Sidebar isCollapsed={isCollapsed} onToggleCollapsed={toggleCollapsed} />
+          <Sidebar
+            isCollapsed={isCollapsed}
+            onToggleCollapsed={toggleCollapsed}
+            hasIosDevices={hasIosDevices}
+          />
         </aside>
       )}
       <main className={cx('min-w-0 flex-1 px-4 pb-10 sm:px-8', isMobile ? 'pt-20' : 'pt-8')}>

@@ -6,6 +6,7 @@ import {
   ChevronDoubleRightIcon,
   ComputerDesktopIcon,
   Cog6ToothIcon,
+  DevicePhoneMobileIcon,
   HomeIcon,
   KeyIcon,
   ShieldCheckIcon,
@@ -16,7 +17,7 @@ import { Link, useLocation } from 'react-router';
 import { cx } from '../components/ui/cx';
 import { Logo } from '../components/ui/Logo';
 import { externalLinks } from '../lib/links';
-import { isSidebarLinkActive, sidebarLinks } from './sidebar-links';
+import { isSidebarLinkActive, sidebarLinksFor } from './sidebar-links';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -24,6 +25,7 @@ const icons: Record<string, Icon> = {
   '/': HomeIcon,
   '/children': UsersIcon,
   '/computers': ComputerDesktopIcon,
+  '/ios-devices': DevicePhoneMobileIcon,
   '/keychains': KeyIcon,
   '/security-events': ShieldCheckIcon,
   '/settings': Cog6ToothIcon,
@@ -41,9 +43,16 @@ type SidebarProps = {
   isCollapsed?: boolean;
   onToggleCollapsed?: () => void;
   onNavigate?: () => void;
+  /** The iOS devices link shows only when the parent has one. */
+  hasIosDevices?: boolean;
 };
 
-export function Sidebar({ isCollapsed = false, onToggleCollapsed, onNavigate }: SidebarProps) {
+export function Sidebar({
+  isCollapsed = false,
+  onToggleCollapsed,
+  onNavigate,
+  hasIosDevices = false,
+}: SidebarProps) {
   const { pathname } = useLocation();
   const label = (text: string) => (isCollapsed ? <span className="sr-only">{text}</span> : text);
 
@@ -55,7 +64,7 @@ export function Sidebar({ isCollapsed = false, onToggleCollapsed, onNavigate }: 
         </Link>
       </div>
       <nav aria-label="Main" className="flex flex-1 flex-col gap-1">
-        {sidebarLinks.map((link) => {
+        {sidebarLinksFor({ hasIosDevices }).map((link) => {
           const isActive = isSidebarLinkActive(link, pathname);
           const Icon = icons[link.to] ?? HomeIcon;
           return (

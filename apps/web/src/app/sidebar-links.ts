@@ -9,6 +9,19 @@ export const sidebarLinks: SidebarLink[] = [
   { label: 'Settings', to: '/settings' },
 ];
 
+/** Shown after Computers only when the parent has an iOS device. */
+export const iosDevicesLink: SidebarLink = { label: 'iOS devices', to: '/ios-devices' };
+
+export function sidebarLinksFor({ hasIosDevices }: { hasIosDevices: boolean }): SidebarLink[] {
+  if (!hasIosDevices) return sidebarLinks;
+  const afterComputers = sidebarLinks.findIndex((link) => link.to === '/computers') + 1;
+  return [
+    ...sidebarLinks.slice(0, afterComputers),
+    iosDevicesLink,
+    ...sidebarLinks.slice(afterComputers),
+  ];
+}
+
 /** Dashboard needs an exact match; the others are selected by path prefix (on segment boundaries). */
 export function isSidebarLinkActive(link: SidebarLink, pathname: string): boolean {
   if (link.isExact) return pathname === link.to;

@@ -11,6 +11,7 @@ import {
   UserGroupIcon,
 } from '@heroicons/react/24/outline';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
 import { cx } from '../../components/ui/cx';
@@ -20,12 +21,15 @@ import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { errorMessage } from '../../lib/errors';
+import { useIosDevices } from '../ios-devices/api';
+import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { useChildren } from './api';
 import { computerName, summariseChild } from './child-summary';
 import { ConnectionCodeDialog } from './ConnectionCodeDialog';
 
 export default function ChildrenPage() {
   const children = useChildren();
+  const iosDevices = useIosDevices();
   const [connectingChild, setConnectingChild] = useState<User | null>(null);
 
   if (children.isPending) return <Spinner className="h-8 w-8" label="Loading children..." />;
@@ -73,7 +77,15 @@ export default function ChildrenPage() {
         <ul className="grid gap-6 lg:grid-cols-2">
           {children.data.map((child) => (
             <li key={child.id}>
-              <ChildCard child={child} onAddComputer={() => setConnectingChild(child)} />
+              <ChildCard
+                child={child}
+                iosDevices={
+                  Array.isArray(iosDevices.data)
+                    ? iosDevices.data.filter((device) => device.childId === child.id)
+                    : []
+                }
+                onAddComputer={() => setConnectingChild(child)}
+              />
             </li>
           ))}
         </ul>
@@ -111,9 +123,19 @@ function MonitoringIndicator({
   );
 }
 
-function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () => void }) {
+type IosDeviceSummary = { id: string; deviceType: string; osVersion: string };
+
+function ChildCard({
+  child,
+  iosDevices,
+  onAddComputer,
+}: {
+  child: User;
+  iosDevices: IosDeviceSummary[];
+  onAddComputer: () => void;
+}) {
   const summary = summariseChild(child);
-  const isSetupIncomplete = summary.numDevices === 0;
+  const isSetupIncomplete = summary.numDevices === 0 && iosDevices.length === 0;
   return (
     <article
       aria-labelledby={`child-${child.id}`}
@@ -171,6 +193,8 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
               Finish setup
             </Button>
           </div>
+        ) : child.devices.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-500">No computers yet.</p>
         ) : (
           <ul className="mt-2 divide-y divide-slate-100">
             {child.devices.map((device) => (
@@ -185,6 +209,30 @@ function ChildCard({ child, onAddComputer }: { child: User; onAddComputer: () =>
               </li>
             ))}
           </ul>
+        )}
+        {iosDevices.length > 0 && (
+          <>
+            <h3 className="mt-4 text-sm font-medium text-slate-700">iOS devices</h3>
+            <ul
+              aria-label={`${child.name}'s iOS devices`}
+              className="mt-2 divide-y divide-slate-100"
+            >
+              {iosDevices.map((device) => (
+                <li key={device.id} className="flex items-center gap-3 py-2">
+                  <IosDeviceIcon deviceType={device.deviceType} className="h-7 w-7" />
+                  <div className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                    <Link
+                      to={`/ios-devices/${device.id}`}
+                      className="min-w-0 truncate text-sm font-medium text-violet-700 hover:underline"
+                    >
+                      {device.deviceType}
+                    </Link>
+                    <span className="text-xs text-slate-500">iOS {device.osVersion}</span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </div>
 

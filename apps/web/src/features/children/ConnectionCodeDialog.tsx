@@ -137,6 +137,9 @@ function ConnectionCodeDialogContent({
               {String(request.code).padStart(6, '0')}
             </p>
           </div>
+          <p className="text-sm text-slate-600">
+            The code also works in the Keyward iOS app on {childName}'s iPhone or iPad.
+          </p>
           <p className="text-xs text-slate-500">The code works once and expires in 2 days.</p>
           <Spinner className="h-4 w-4" label="Waiting for the computer to connect..." />
         </div>

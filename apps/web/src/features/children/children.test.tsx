@@ -156,6 +156,9 @@ describe('connection code dialog', () => {
     expect(within(dialog).getByText(/enter this connection code/)).toHaveTextContent(
       "Open the Keyward Mac app on Emma's computer and enter this connection code:",
     );
+    expect(dialog).toHaveTextContent(
+      "The code also works in the Keyward iOS app on Emma's iPhone or iPad.",
+    );
     const getUserCalls = () => calls.filter((call) => call.op === 'GetUser').length;
     const before = getUserCalls();
 
