@@ -48,12 +48,15 @@ const SuspendFilterRequestPage = lazyPage(
 );
 const ActivitySummariesPage = lazyPage(() => import('../features/activity/ActivitySummariesPage'));
 const ActivityDayPage = lazyPage(() => import('../features/activity/ActivityDayPage'));
+const CheckoutResultPage = lazyPage(() => import('../features/billing/CheckoutResultPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazyPage import above. */
 const chromeRoutes: RouteObject[] = [
   { index: true, element: page(DashboardPage) },
   { path: 'settings', element: page(SettingsPage) },
+  { path: 'checkout-success', element: page(CheckoutResultPage, { outcome: 'success' }) },
+  { path: 'checkout-cancel', element: page(CheckoutResultPage, { outcome: 'cancel' }) },
   { path: 'children', element: page(ChildrenPage) },
   { path: 'children/new', element: page(NewChildPage) },
   { path: 'children/:userId', element: page(ChildPage) },

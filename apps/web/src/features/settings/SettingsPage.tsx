@@ -6,6 +6,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { useAdmin } from './api';
 import { NotificationSettings } from './NotificationSettings';
+import { PlanCard } from './PlanCard';
 
 export default function SettingsPage() {
   const admin = useAdmin();
@@ -39,6 +40,10 @@ export default function SettingsPage() {
           </div>
         </dl>
       </Card>
+      <PlanCard
+        status={admin.data.subscriptionStatus}
+        monthlyPriceInDollars={admin.data.monthlyPriceInDollars}
+      />
       <NotificationSettings admin={admin.data} />
     </>
   );

@@ -29,3 +29,6 @@ export const useDeleteNotification = () =>
     toast: { verb: 'delete', entity: 'notification' },
     invalidates: NOTIFICATION_READS,
   });
+
+// Checkout (start a subscription) or billing portal (manage it): a fresh link per click.
+export const useStripeUrl = () => useDashboardMutation('StripeUrl');
