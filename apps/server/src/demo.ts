@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FilterState } from '@keyward/contract/device';
 import type { RuleSchedule, SharedKey } from '@keyward/contract/shared';
+import { LIFECYCLE_DAYS } from '@keyward/domain/subscription';
 import type { FastifyInstance } from 'fastify';
 import { seedDemoActivity } from './activity/demo-activity.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { createDatabase, type Db, dialectOf, migrateToLatest } from './db/database.ts';
-import { addMs, MINUTE } from './db/values.ts';
+import { addMs, DAY, MINUTE, toDbTime } from './db/values.ts';
 import { recordDeviceMessage } from './devices/presence.ts';
 import { createMailer, type Mailer, type OutgoingEmail } from './services/mail.ts';
 import { listenUntilStopped } from './serve.ts';
@@ -106,6 +107,22 @@ async function call(
   return JSON.parse(response.body);
 }
 
+/** Days left in the demo family's trial: under 10, so Settings shows the warning badge. */
+export const DEMO_TRIAL_DAYS_LEFT = 5;
+
+/** The demo account is still trialing, with DEMO_TRIAL_DAYS_LEFT days to go (§8.1: the last 3 are expiring-soon). */
+async function shortenDemoTrial(db: Db) {
+  const untilExpiringSoon = DEMO_TRIAL_DAYS_LEFT - LIFECYCLE_DAYS.trialExpiringSoon;
+  await db
+    .updateTable('parents')
+    .set({
+      subscription_status: 'trialing',
+      subscription_status_expiration: toDbTime(addMs(new Date(), untilExpiringSoon * DAY)),
+    })
+    .where('email', '=', DEMO_EMAIL)
+    .execute();
+}
+
 async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: OutgoingEmail[]) {
   const existing = await db
     .selectFrom('parents')
@@ -126,6 +143,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
     token: link.pathname.split('/').at(-1),
   });
   const asParent = { 'x-admintoken': session };
+  await shortenDemoTrial(db);
 
   const keychains = await seedDemoKeychains(app, asParent);
   await seedDemoNotifications(app, asParent);
