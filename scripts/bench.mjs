@@ -5,6 +5,7 @@
 //   npm run bench -- --no-build measure the existing apps/web/dist
 //   npm run bench -- --browser  also load /login in Chromium and compare what it really fetched
 //   npm run bench -- --signup-timing   Signup's answer time, pending vs new email (no page weight)
+//   npm run bench -- --activity        activity review on a 5,000-item day (bench-activity.mjs)
 //
 // Each file is gzipped on its own (zlib level 9) and the sizes are summed (1 KB = 1024 bytes).
 // Exits 1 when the JavaScript is over the target.
@@ -25,6 +26,11 @@ const args = new Set(process.argv.slice(2));
 if (args.has('--signup-timing')) {
   // A separate benchmark: does Signup's timing reveal pending accounts? (bench-signup-timing.mjs)
   await import('./bench-signup-timing.mjs');
+  process.exit(process.exitCode ?? 0);
+}
+if (args.has('--activity')) {
+  // A separate benchmark: feed and summaries timings on a heavy day (bench-activity.mjs)
+  await import('./bench-activity.mjs');
   process.exit(process.exitCode ?? 0);
 }
 if (!args.has('--no-build')) {

@@ -57,16 +57,8 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
 
   const screenshots = await db
     .selectFrom('screenshots')
-    .select([
-      'id',
-      'created_at',
-      'deleted_at',
-      'flagged',
-      'filter_suspended',
-      'object_key',
-      'width',
-      'height',
-    ])
+    .select(['id', 'created_at', 'deleted_at', 'flagged', 'filter_suspended'])
+    .$if(!query.countsOnly, (qb) => qb.select(['object_key', 'width', 'height']))
     .where('computer_user_id', 'in', ids)
     .$if(after !== undefined, (qb) =>
       qb.where((eb) =>
@@ -108,9 +100,9 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
       deletedAt: date(row.deleted_at),
       flaggedAt: date(row.flagged),
       filterSuspended: fromDbBool(row.filter_suspended),
-      objectKey: row.object_key,
-      width: row.width,
-      height: row.height,
+      objectKey: row.object_key ?? '',
+      width: row.width ?? 0,
+      height: row.height ?? 0,
     });
   }
   for (const row of lines) {
