@@ -17,8 +17,18 @@ export const VALUE_OPTIONS = [
   'app',
   'comment',
   'file',
+  'device-type',
+  'ios-version',
 ] as const;
-export const FLAG_OPTIONS = ['admin', 'json', 'help', 'suspended', 'day'] as const;
+export const FLAG_OPTIONS = [
+  'admin',
+  'json',
+  'help',
+  'suspended',
+  'day',
+  'browser',
+  'no-browser',
+] as const;
 
 export type ValueOption = (typeof VALUE_OPTIONS)[number];
 export type FlagOption = (typeof FLAG_OPTIONS)[number];
@@ -147,6 +157,17 @@ Commands:
                             several apps, some during a suspension
   disconnect                go offline and delete the state file
   help                      print this text
+
+iOS device (an iPhone or iPad; its state is kept beside the Mac's, in state.ios.json):
+  ios connect <code>        connect with a 6-digit connection code
+      --device-type iPad  --ios-version 17.5  --app-version 1.4.0
+  ios rules [--json]        fetch and print the block rules and web policy
+  ios check <url|host>      would the device block this now? (fetches the rules, then
+                            prints blocked/allowed with the reason)
+      --app <bundle id>     the app making the connection (default Safari)
+      --browser | --no-browser   whether it is a browser (default: browser without --app)
+  ios suspend <minutes>     ask the parent to suspend the filter (--comment "...")
+  ios poll [<id>]           the parent's decision on a suspension request (default: the last)
 
 Options:
   --server <url>    server (default $KEYWARD_SERVER or ${DEFAULT_SERVER_URL})

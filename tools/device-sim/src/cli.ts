@@ -6,6 +6,7 @@ import { activity, screenshot, type } from './commands/activity.ts';
 import { checkin } from './commands/checkin.ts';
 import { connect } from './commands/connect.ts';
 import { disconnect } from './commands/disconnect.ts';
+import { ios } from './commands/ios.ts';
 import { keys } from './commands/keys.ts';
 import { online } from './commands/online.ts';
 import { requests } from './commands/requests.ts';
@@ -13,6 +14,7 @@ import { NotConnectedError } from './commands/shared.ts';
 import { state } from './commands/state.ts';
 import { suspend } from './commands/suspend.ts';
 import { unlock } from './commands/unlock.ts';
+import { IosStateFileError } from './ios.ts';
 import { type CommandContext, EXIT, type ExitCode, type Io } from './io.ts';
 import { StateFileError } from './state.ts';
 
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<ExitCode>> = {
   type,
   activity,
   disconnect,
+  ios,
 };
 
 /** The whole CLI as a function: tests call it directly, `main` wires it to the process. */
@@ -60,7 +63,11 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
     } else if (error instanceof DeviceApiError) {
       printError(describeApiError(error));
       if (error.isConnectionRemoved) return EXIT.connectionRemoved;
-    } else if (error instanceof NotConnectedError || error instanceof StateFileError) {
+    } else if (
+      error instanceof NotConnectedError ||
+      error instanceof StateFileError ||
+      error instanceof IosStateFileError
+    ) {
       printError(error.message);
     } else {
       throw error;
