@@ -48,6 +48,8 @@ const SuspendFilterRequestPage = lazyPage(
 );
 const ActivitySummariesPage = lazyPage(() => import('../features/activity/ActivitySummariesPage'));
 const ActivityDayPage = lazyPage(() => import('../features/activity/ActivityDayPage'));
+const IOSDevicesPage = lazyPage(() => import('../features/ios-devices/IOSDevicesPage'));
+const IOSDevicePage = lazyPage(() => import('../features/ios-devices/IOSDevicePage'));
 const CheckoutResultPage = lazyPage(() => import('../features/billing/CheckoutResultPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
@@ -91,6 +93,8 @@ const chromeRoutes: RouteObject[] = [
   { path: 'computers/:computerId', element: page(ComputerPage) },
   { path: 'keychains', element: page(KeychainsPage) },
   { path: 'keychains/:keychainId', element: page(KeychainPage) },
+  { path: 'ios-devices', element: page(IOSDevicesPage) },
+  { path: 'ios-devices/:deviceId', element: page(IOSDevicePage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 
