@@ -3,6 +3,7 @@ import { pluralise } from '@keyward/domain/wording';
 import { CheckCircleIcon, TrashIcon, XMarkIcon } from '@heroicons/react/24/outline';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
+  memo,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -93,40 +94,32 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
     () => buildFeedRows(state.entries, { showsChildNames: isFamily }),
     [state.entries, isFamily],
   );
-  const counts = reviewCounts(state);
-  const numShown = shownEntries(state).length;
-  const hasFlagged = hasFlaggedShown(state);
-
-  const list = useRef<HTMLDivElement>(null);
-  const [listTop, setListTop] = useState(0);
-  const [listWidth, setListWidth] = useState(768);
-  const isEmpty = numShown === 0;
-  // Where the list starts on the page: it moves when a message shows above it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measured when the content above changes
-  useLayoutEffect(() => {
-    const element = list.current;
-    if (!element) return;
-    setListTop(element.getBoundingClientRect().top + window.scrollY);
-    setListWidth(element.clientWidth || 768);
-  }, [state.error, state.phase, isEmpty]);
-
-  const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: (index) => estimateRowHeight(rows[index], listWidth),
-    getItemKey: (index) => rows[index]?.key ?? index,
-    overscan: 4,
-    scrollMargin: listTop,
-  });
+  // Counted once per change of the items, not on every render.
+  const { entries, numDeletedBefore } = state;
+  const { counts, numShown, numDeletable, hasFlagged } = useMemo(() => {
+    const items: ActivityFeedState = {
+      entries,
+      numDeletedBefore,
+      selectedId: null,
+      phase: 'reviewing',
+    };
+    return {
+      counts: reviewCounts(items),
+      numShown: shownEntries(items).length,
+      numDeletable: allDeletableIds(items).length,
+      hasFlagged: hasFlaggedShown(items),
+    };
+  }, [entries, numDeletedBefore]);
 
   const runDeletes = useCallback(
     async (ids: string[], isAll: boolean) => {
       const items = itemsOf(latest.current, ids);
-      let remaining = new Set(ids);
+      const remaining = new Set(ids);
       try {
         for (const batch of toDeleteBatches(items)) {
           await deleteItems.mutateAsync(batch.input);
           send({ type: 'deleteSucceeded', ids: batch.completedIds });
-          remaining = new Set([...remaining].filter((id) => !batch.completedIds.includes(id)));
+          for (const id of batch.completedIds) remaining.delete(id);
         }
         if (isAll) send({ type: 'deleteAllSucceeded', ids: [] });
       } catch {
@@ -200,15 +193,6 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [isViewerOpen, send, toggleFlag, deleteSome]);
 
-  // Keep the selected item in view when it moves.
-  const selectedRow = rowIndexOf(rows, state.selectedId);
-  const lastScrolledTo = useRef<string | null>(state.selectedId);
-  useEffect(() => {
-    if (selectedRow < 0 || lastScrolledTo.current === state.selectedId) return;
-    lastScrolledTo.current = state.selectedId;
-    virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
-  }, [selectedRow, state.selectedId, virtualizer]);
-
   // After a delete-all, back to the summaries (spec §4: 200 ms, or 2 s when flagged items remain).
   useEffect(() => {
     if (state.phase !== 'leaving') return;
@@ -232,7 +216,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
             variant="dangerSecondary"
             onClick={deleteAll}
             isLoading={isDeletingAll}
-            disabled={allDeletableIds(state).length === 0 && !isDeletingAll}
+            disabled={numDeletable === 0 && !isDeletingAll}
             title={hasFlagged ? 'Flagged items are kept' : undefined}
           >
             <TrashIcon className="h-4 w-4" aria-hidden="true" />
@@ -294,60 +278,151 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
             <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">f</kbd> flag ·{' '}
             <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">d</kbd> delete
           </p>
-          <div
-            ref={list}
-            role="feed"
-            aria-busy={isDeletingAll}
-            aria-label="Activity"
-            className="relative w-full"
-            style={{ height: virtualizer.getTotalSize() }}
-          >
-            {virtualizer.getVirtualItems().map((virtual) => {
-              const row = rows[virtual.index];
-              if (!row) return null;
-              return (
-                <div
-                  key={virtual.key}
-                  data-index={virtual.index}
-                  ref={virtualizer.measureElement}
-                  className="absolute top-0 left-0 w-full"
-                  style={{ transform: `translateY(${virtual.start - listTop}px)` }}
-                >
-                  {row.type === 'child' ? (
-                    <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">
-                      {row.childName}
-                    </h2>
-                  ) : row.type === 'deletePrevious' ? (
-                    <div className="flex justify-center py-4">
-                      <Button
-                        variant="dangerSecondary"
-                        size="sm"
-                        disabled={row.numDeletable === 0 || state.phase !== 'reviewing'}
-                        onClick={() => deleteSome(row.ids)}
-                      >
-                        <TrashIcon className="h-4 w-4" aria-hidden="true" />
-                        Delete previous {pluralise(row.numDeletable, 'item')}
-                      </Button>
-                    </div>
-                  ) : (
-                    <FeedItemCard
-                      item={row.entry.item}
-                      childName={isFamily ? row.entry.childName : undefined}
-                      isSelected={row.entry.item.id === state.selectedId}
-                      suspension={row.suspension}
-                      onSelect={select}
-                      onFlag={flagOne}
-                      onDelete={deleteOne}
-                      onOpenScreenshot={setOpenScreenshot}
-                    />
-                  )}
-                </div>
-              );
-            })}
-          </div>
+          <FeedList
+            rows={rows}
+            selectedId={state.selectedId}
+            isFamily={isFamily}
+            isBusy={isDeletingAll}
+            canDelete={state.phase === 'reviewing'}
+            layoutKey={`${state.error ?? ''}|${state.phase}`}
+            onSelect={select}
+            onFlag={flagOne}
+            onDelete={deleteOne}
+            onDeleteSome={deleteSome}
+            onOpenScreenshot={setOpenScreenshot}
+          />
         </>
       )}
       <ScreenshotViewer screenshot={openScreenshot} onClose={closeViewer} />
     </>
   );
 }
+
+type FeedListProps = {
+  rows: readonly FeedRow[];
+  selectedId: string | null;
+  isFamily: boolean;
+  isBusy: boolean;
+  canDelete: boolean;
+  /** Changes when something above the list appears or goes, so its position is read again. */
+  layoutKey: string;
+  onSelect: (id: string) => void;
+  onFlag: (id: string) => void;
+  onDelete: (id: string) => void;
+  onDeleteSome: (ids: readonly string[]) => void;
+  onOpenScreenshot: (screenshot: Screenshot) => void;
+};
+
+/**
+ * The day's rows, drawn only while on screen (a window virtualiser): scrolling re-renders this
+ * list and nothing else, and only the few rows in view.
+ */
+const FeedList = memo(function FeedList({
+  rows,
+  selectedId,
+  isFamily,
+  isBusy,
+  canDelete,
+  layoutKey,
+  onSelect,
+  onFlag,
+  onDelete,
+  onDeleteSome,
+  onOpenScreenshot,
+}: FeedListProps) {
+  const list = useRef<HTMLDivElement>(null);
+  const [listTop, setListTop] = useState(0);
+  const [listWidth, setListWidth] = useState(768);
+  // Where the list starts on the page: it moves when a message shows above it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again when layoutKey changes
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element) return;
+    setListTop(element.getBoundingClientRect().top + window.scrollY);
+    setListWidth(element.clientWidth || 768);
+  }, [layoutKey]);
+
+  const estimateSize = useCallback(
+    (index: number) => estimateRowHeight(rows[index], listWidth),
+    [rows, listWidth],
+  );
+  const getItemKey = useCallback((index: number) => rows[index]?.key ?? index, [rows]);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize,
+    getItemKey,
+    overscan: 4,
+    scrollMargin: listTop,
+    // React 19 warns about flushSync inside rendering; a frame later is smooth enough.
+    useFlushSync: false,
+    // Scrolling moves the rows by writing their position, and re-renders only when rows come
+    // into view or leave it.
+    directDomUpdates: true,
+  });
+  const setListElement = useCallback(
+    (node: HTMLDivElement | null) => {
+      list.current = node;
+      virtualizer.containerRef(node);
+    },
+    [virtualizer],
+  );
+
+  // Keep the selected item in view when it moves.
+  const selectedRow = useMemo(() => rowIndexOf(rows, selectedId), [rows, selectedId]);
+  const lastScrolledTo = useRef<string | null>(selectedId);
+  useEffect(() => {
+    if (selectedRow < 0 || lastScrolledTo.current === selectedId) return;
+    lastScrolledTo.current = selectedId;
+    virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
+  }, [selectedRow, selectedId, virtualizer]);
+
+  return (
+    <div
+      ref={setListElement}
+      role="feed"
+      aria-busy={isBusy}
+      aria-label="Activity"
+      className="relative w-full"
+    >
+      {virtualizer.getVirtualItems().map((virtual) => {
+        const row = rows[virtual.index];
+        if (!row) return null;
+        return (
+          <div
+            key={virtual.key}
+            data-index={virtual.index}
+            ref={virtualizer.measureElement}
+            className="absolute top-0 left-0 w-full"
+          >
+            {row.type === 'child' ? (
+              <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">{row.childName}</h2>
+            ) : row.type === 'deletePrevious' ? (
+              <div className="flex justify-center py-4">
+                <Button
+                  variant="dangerSecondary"
+                  size="sm"
+                  disabled={row.numDeletable === 0 || !canDelete}
+                  onClick={() => onDeleteSome(row.ids)}
+                >
+                  <TrashIcon className="h-4 w-4" aria-hidden="true" />
+                  Delete previous {pluralise(row.numDeletable, 'item')}
+                </Button>
+              </div>
+            ) : (
+              <FeedItemCard
+                item={row.entry.item}
+                childName={isFamily ? row.entry.childName : undefined}
+                isSelected={row.entry.item.id === selectedId}
+                suspension={row.suspension}
+                onSelect={onSelect}
+                onFlag={onFlag}
+                onDelete={onDelete}
+                onOpenScreenshot={onOpenScreenshot}
+              />
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+});

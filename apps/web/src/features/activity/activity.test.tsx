@@ -1,0 +1,413 @@
+import type { ActivityFeed, DaySummary, UserActivityItem } from '@keyward/contract/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  currentLocation,
+  fakeServer,
+  loggedIn,
+  renderApp,
+  serverError,
+} from '../../../test/helpers';
+import { dayRange, toUrlDate } from './activity-dates';
+import { lineItem, screenshotItem } from './test-fixtures';
+
+const toast = vi.hoisted(() => ({ loading: vi.fn(), success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast, Toaster: () => null }));
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  // jsdom has no scrolling; the feed scrolls the selected item into view
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  loggedIn();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+});
+
+const CHILD_ID = '3f9c2a7e-5b1d-4c8e-9a6f-1e2d3c4b5a69';
+const today = new Date();
+const localMidnight = (daysAgo: number) =>
+  new Date(today.getFullYear(), today.getMonth(), today.getDate() - daysAgo);
+const TODAY = toUrlDate(today);
+const DAY_PATH = `/children/${CHILD_ID}/activity/${TODAY}`;
+const at = (minutesAfterMidnight: number) =>
+  new Date(localMidnight(0).getTime() + minutesAfterMidnight * 60_000).toISOString();
+
+function day(daysAgo: number, numApproved: number, numTotal: number, numFlagged = 0): DaySummary {
+  return { date: localMidnight(daysAgo).toISOString(), numApproved, numTotal, numFlagged };
+}
+
+function feedOf(items: UserActivityItem[], overrides: Partial<ActivityFeed> = {}): ActivityFeed {
+  return { userName: 'Sam', showSuspensionActivity: false, numDeleted: 2, items, ...overrides };
+}
+
+describe('summaries', () => {
+  test("a child's days: progress, Completed, Flagged, each linking to its day", async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'ChildActivitySummaries') {
+        return { body: { childName: 'Sam', days: [day(0, 2, 5), day(1, 4, 4, 1)] } };
+      }
+      return serverError('notFound');
+    });
+    renderApp(`/children/${CHILD_ID}/activity`);
+    expect(await screen.findByRole('heading', { name: 'Sam Activity' })).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'ChildActivitySummaries')?.body).toEqual({
+      childId: CHILD_ID,
+      jsTimezoneOffsetMinutes: new Date().getTimezoneOffset(),
+    });
+
+    const todayLink = screen.getByRole('link', { name: /Today/ });
+    expect(todayLink).toHaveAttribute('href', DAY_PATH);
+    expect(within(todayLink).getByText('2 out of 5 items reviewed')).toBeInTheDocument();
+    expect(within(todayLink).queryByText('Completed')).not.toBeInTheDocument();
+    expect(within(todayLink).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '2');
+
+    const yesterday = screen.getByRole('link', { name: /Yesterday/ });
+    expect(yesterday).toHaveAttribute(
+      'href',
+      `/children/${CHILD_ID}/activity/${toUrlDate(localMidnight(1))}`,
+    );
+    expect(within(yesterday).getByText('4 out of 4 items reviewed')).toBeInTheDocument();
+    expect(within(yesterday).getByText('Completed')).toBeInTheDocument();
+    expect(within(yesterday).getByText(/Flagged 1/)).toBeInTheDocument();
+  });
+
+  test('no activity: the empty state leads back to the children', async () => {
+    fakeServer(() => ({ body: { childName: 'Sam', days: [] } }));
+    renderApp(`/children/${CHILD_ID}/activity`);
+    expect(await screen.findByText('No activity to review')).toBeInTheDocument();
+    expect(
+      screen.getByText('No activity has been reported from this child in the past two weeks'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to children' })).toHaveAttribute(
+      'href',
+      '/children',
+    );
+  });
+
+  test("another parent's child is refused like a missing one", async () => {
+    fakeServer(() => serverError('notFound', { entityName: 'Child' }, 404));
+    renderApp(`/children/${CHILD_ID}/activity`);
+    expect(await screen.findByText('Child not found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to children' })).toBeInTheDocument();
+  });
+
+  test('the family summaries are All Child Activity and link to the combined day', async () => {
+    fakeServer((op) =>
+      op === 'FamilyActivitySummaries' ? { body: [day(0, 0, 3)] } : serverError('notFound'),
+    );
+    renderApp('/children/activity');
+    expect(await screen.findByRole('heading', { name: 'All Child Activity' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Today/ })).toHaveAttribute(
+      'href',
+      `/children/activity/${TODAY}`,
+    );
+  });
+
+  test('the children cards have an Activity button', async () => {
+    fakeServer((op) =>
+      op === 'GetUsers'
+        ? {
+            body: [
+              {
+                id: CHILD_ID,
+                name: 'Sam',
+                keyloggingEnabled: true,
+                screenshotsEnabled: true,
+                screenshotsResolution: 1000,
+                screenshotsFrequency: 120,
+                showSuspensionActivity: false,
+                keychains: [],
+                devices: [],
+                createdAt: at(0),
+              },
+            ],
+          }
+        : serverError('notFound'),
+    );
+    renderApp('/children');
+    expect(await screen.findByRole('link', { name: 'Activity' })).toHaveAttribute(
+      'href',
+      `/children/${CHILD_ID}/activity`,
+    );
+    expect(screen.getByRole('link', { name: 'All activity' })).toHaveAttribute(
+      'href',
+      '/children/activity',
+    );
+  });
+});
+
+type ServerOptions = { failDelete?: boolean; failFlag?: boolean };
+
+function feedServer(
+  feed: ActivityFeed,
+  { failDelete = false, failFlag = false }: ServerOptions = {},
+) {
+  return fakeServer((op) => {
+    if (op === 'UserActivityFeed') return { body: feed };
+    if (op === 'ChildActivitySummaries') return { body: { childName: 'Sam', days: [] } };
+    if (op === 'DeleteActivityItems_v2') {
+      return failDelete ? serverError('serverError', {}, 500) : { body: { success: true } };
+    }
+    if (op === 'FlagActivityItems') {
+      return failFlag ? serverError('serverError', {}, 500) : { body: { success: true } };
+    }
+    return serverError('notFound');
+  });
+}
+
+const items = () => [
+  lineItem('l1', {
+    ids: ['l1', 'l0'],
+    appName: 'Messages',
+    line: 'hello\nhow are you',
+    createdAt: at(600),
+  }),
+  screenshotItem('s1', { createdAt: at(590), width: 1440, height: 900 }),
+  lineItem('l2', { appName: 'Safari', line: 'homework help', createdAt: at(580) }),
+];
+
+describe('day feed', () => {
+  test('shows the day: Back, counter, merged lines per app and screenshots', async () => {
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    expect(await screen.findByRole('heading', { name: 'Today' })).toBeInTheDocument();
+    await screen.findByText('2 out of 5 items reviewed');
+    expect(calls.find((call) => call.op === 'UserActivityFeed')?.body).toEqual({
+      userId: CHILD_ID,
+      range: dayRange(TODAY),
+    });
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute(
+      'href',
+      `/children/${CHILD_ID}/activity`,
+    );
+    expect(screen.getByText("Sam's activity")).toBeInTheDocument();
+
+    const lines = screen.getByRole('article', { name: /Messages/ });
+    expect(within(lines).getByText(/hello\s+how are you/)).toBeInTheDocument();
+    const image = screen.getByRole('img', { name: /Screenshot taken/ });
+    expect(image).toHaveAttribute('src', 'https://files.example/s1.jpg?signature=x');
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveStyle({ aspectRatio: '1440 / 900' });
+    expect(screen.getByText('Keyboard:')).toBeInTheDocument();
+
+    // a click opens the full image; Escape closes it
+    await user.click(screen.getByRole('button', { name: /Open the full screenshot/ }));
+    const viewer = screen.getByRole('dialog', { name: /Screenshot taken/ });
+    expect(within(viewer).getByRole('img')).toHaveAttribute('src', image.getAttribute('src'));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  test('flag and delete one item send its merged ids; a flagged item cannot be deleted', async () => {
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const lines = await screen.findByRole('article', { name: /Messages/ });
+
+    await user.click(within(lines).getByRole('button', { name: 'Flag' }));
+    expect(within(lines).getByRole('button', { name: 'Unflag' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(within(lines).getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await waitFor(() =>
+      expect(calls.find((call) => call.op === 'FlagActivityItems')?.body).toEqual(['l1', 'l0']),
+    );
+    expect(screen.getByRole('button', { name: 'Delete unflagged' })).toBeInTheDocument();
+
+    const shot = screen.getByRole('article', { name: /^Screenshot/ });
+    await user.click(within(shot).getByRole('button', { name: 'Delete' }));
+    expect(screen.queryByRole('article', { name: /^Screenshot/ })).not.toBeInTheDocument();
+    expect(screen.getByText('3 out of 5 items reviewed')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
+        keystrokeLineIds: [],
+        screenshotIds: ['s1'],
+      }),
+    );
+  });
+
+  test('a refused delete brings the item back with a message', async () => {
+    feedServer(feedOf(items()), { failDelete: true });
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const shot = await screen.findByRole('article', { name: /^Screenshot/ });
+    await user.click(within(shot).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to delete activity. Please try again.',
+    );
+    expect(screen.getByRole('article', { name: /^Screenshot/ })).toBeInTheDocument();
+    expect(screen.getByText('2 out of 5 items reviewed')).toBeInTheDocument();
+  });
+
+  test('a refused flag is undone with a message', async () => {
+    feedServer(feedOf(items()), { failFlag: true });
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const lines = await screen.findByRole('article', { name: /Messages/ });
+    await user.click(within(lines).getByRole('button', { name: 'Flag' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to flag activity.');
+    expect(within(lines).getByRole('button', { name: 'Flag' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+
+  test('keyboard: j/k and arrows move, f flags, d deletes the selected item', async () => {
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const first = await screen.findByRole('article', { name: /Messages/ });
+    expect(first).toHaveAttribute('aria-current', 'true');
+
+    await user.keyboard('j');
+    expect(screen.getByRole('article', { name: /^Screenshot/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await user.keyboard('{ArrowDown}');
+    const safari = screen.getByRole('article', { name: /Safari/ });
+    expect(safari).toHaveAttribute('aria-current', 'true');
+    await user.keyboard('f');
+    expect(within(safari).getByRole('button', { name: 'Unflag' })).toBeInTheDocument();
+    await user.keyboard('d'); // flagged: kept
+    expect(screen.getByRole('article', { name: /Safari/ })).toBeInTheDocument();
+
+    await user.keyboard('k{ArrowUp}');
+    expect(first).toHaveAttribute('aria-current', 'true');
+    await user.keyboard('d');
+    expect(screen.queryByRole('article', { name: /Messages/ })).not.toBeInTheDocument();
+    // the selection moves on to the next item
+    expect(screen.getByRole('article', { name: /^Screenshot/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await waitFor(() =>
+      expect(
+        calls.filter((call) => call.op === 'DeleteActivityItems_v2').map((c) => c.body),
+      ).toEqual([{ keystrokeLineIds: ['l1', 'l0'], screenshotIds: [] }]),
+    );
+    expect(calls.find((call) => call.op === 'FlagActivityItems')?.body).toEqual(['l2']);
+  });
+
+  test('Delete all reviews everything and goes back after 200 ms', async () => {
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    await screen.findByRole('article', { name: /Messages/ });
+    const clickedAt = Date.now();
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(await screen.findByText('All caught up!')).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
+      keystrokeLineIds: ['l1', 'l0', 'l2'],
+      screenshotIds: ['s1'],
+    });
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`));
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(200);
+  });
+
+  test('Delete unflagged keeps the flagged items and goes back after 2 s', async () => {
+    const feed = feedOf([...items(), screenshotItem('s9', { createdAt: at(10), flagged: true })]);
+    const calls = feedServer(feed);
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    await screen.findByRole('article', { name: /Messages/ });
+    const clickedAt = Date.now();
+    await user.click(screen.getByRole('button', { name: 'Delete unflagged' }));
+    expect(await screen.findByText(/1 flagged item kept/)).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
+      keystrokeLineIds: ['l1', 'l0', 'l2'],
+      screenshotIds: ['s1'],
+    });
+    expect(screen.getByRole('article', { name: /^Screenshot/ })).toBeInTheDocument();
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`), {
+      timeout: 4000,
+    });
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(2000);
+  });
+
+  test("'Delete previous 100 items' reviews the items above it", async () => {
+    const many = Array.from({ length: 150 }, (_, i) =>
+      screenshotItem(`s${i}`, { createdAt: at(1000 - i), flagged: i === 0 }),
+    );
+    const calls = feedServer(feedOf(many, { numDeleted: 0 }));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const button = await screen.findByRole('button', { name: 'Delete previous 99 items' });
+    await user.click(button);
+    await waitFor(() =>
+      expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
+        keystrokeLineIds: [],
+        screenshotIds: many.slice(1, 100).map((item) => item.id),
+      }),
+    );
+    expect(screen.getByText('99 out of 150 items reviewed')).toBeInTheDocument();
+  }, 15_000);
+
+  test('nothing left to review: All caught up!', async () => {
+    feedServer(feedOf([]));
+    renderApp(DAY_PATH);
+    expect(await screen.findByRole('heading', { name: 'All caught up!' })).toBeInTheDocument();
+    expect(screen.getByText('2 out of 2 items reviewed')).toBeInTheDocument();
+  });
+
+  test('suspension activity is grouped and highlighted when the child shows it', async () => {
+    const feed = feedOf(
+      [
+        screenshotItem('s1', { createdAt: at(600), duringSuspension: true }),
+        lineItem('l1', { createdAt: at(597), appName: 'Discord' }),
+        lineItem('l2', { createdAt: at(500), appName: 'Pages' }),
+      ],
+      { showSuspensionActivity: true },
+    );
+    feedServer(feed);
+    renderApp(DAY_PATH);
+    expect(await screen.findAllByText('During a filter suspension')).toHaveLength(1);
+  });
+
+  test('not highlighted when the child does not show suspension activity', async () => {
+    feedServer(feedOf([screenshotItem('s1', { createdAt: at(600), duringSuspension: true })]));
+    renderApp(DAY_PATH);
+    await screen.findByRole('article', { name: /^Screenshot/ });
+    expect(screen.queryByText('During a filter suspension')).not.toBeInTheDocument();
+  });
+
+  test('a malformed day in the address is not found', async () => {
+    feedServer(feedOf([]));
+    renderApp(`/children/${CHILD_ID}/activity/2026-02-30`);
+    expect(await screen.findByText('Activity day not found.')).toBeInTheDocument();
+  });
+});
+
+describe('family day feed', () => {
+  test('one section per child, each item named by its child', async () => {
+    const calls = fakeServer((op) =>
+      op === 'CombinedUsersActivityFeed'
+        ? {
+            body: [
+              feedOf([lineItem('a', { createdAt: at(600) })], { userName: 'Sam', numDeleted: 1 }),
+              feedOf([screenshotItem('b', { createdAt: at(610) })], {
+                userName: 'Kim',
+                numDeleted: 0,
+              }),
+            ],
+          }
+        : serverError('notFound'),
+    );
+    renderApp(`/children/activity/${TODAY}`);
+    expect(await screen.findByRole('heading', { name: 'Sam' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Kim' })).toBeInTheDocument();
+    expect(screen.getByText('1 out of 3 items reviewed')).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'CombinedUsersActivityFeed')?.body).toEqual({
+      range: dayRange(TODAY),
+    });
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute(
+      'href',
+      '/children/activity',
+    );
+  });
+});
