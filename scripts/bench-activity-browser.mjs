@@ -71,7 +71,10 @@ async function scrollToEndTimingFrames({ stepRatio, maxSeconds }) {
     function frame(now) {
       deltas.push(now - last);
       last = now;
-      maxArticles = Math.max(maxArticles, document.querySelectorAll('[role="feed"] article').length);
+      maxArticles = Math.max(
+        maxArticles,
+        document.querySelectorAll('[role="feed"] article').length,
+      );
       const bottom = document.documentElement.scrollHeight - window.innerHeight;
       if (window.scrollY >= bottom - 1) stillAtEnd += 1;
       else stillAtEnd = 0;
