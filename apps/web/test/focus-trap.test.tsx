@@ -164,7 +164,7 @@ describe('key wizard', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(opener).toHaveFocus();
-  });
+  }, 20_000);
 });
 
 describe('add-keychain drawer', () => {

@@ -91,8 +91,8 @@ describe('offline', () => {
     await act(async () => {
       await result.current.mutateAsync({ type: 'child', id: EMMA_ID }).catch(() => {});
     });
+    await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.isPaused).toBe(false);
-    expect(result.current.isError).toBe(true);
     expect(toast.error).toHaveBeenCalledWith('Failed to delete child', {
       id: 'toast-1',
       duration: 6000,
@@ -112,7 +112,7 @@ describe('offline', () => {
 
     goOnline();
     expect(await screen.findByRole('heading', { name: 'Emma' })).toBeInTheDocument();
-  });
+  }, 20_000);
 });
 
 describe('shouldRetryQuery and the network', () => {
