@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { toDbTime } from '../src/db/values.ts';
 import {
   cancelSubscriptionInPortal,
@@ -6,9 +6,13 @@ import {
   stripeUrl,
   subscribe,
 } from './billing-helpers.ts';
-import { serverWithParents } from './fixtures.ts';
+import { createTestServer } from './harness.ts';
 
-const { server, alice, bob } = await serverWithParents();
+const OPERATOR = 'operator@example.com';
+const server = await createTestServer({ env: { OPERATOR_EMAIL: OPERATOR } });
+afterAll(() => server.close());
+const alice = await server.signUpVerifiedParent();
+const bob = await server.signUpVerifiedParent();
 
 async function parentRow(id: string) {
   return server.db.selectFrom('parents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -137,6 +141,9 @@ describe('checkout in the simulator', () => {
     );
     expect(cancel.body).toEqual({ success: true });
     expect((await parentRow(parent.adminId)).subscription_status).toBe('trialing');
+    const alert = server.lastEmailTo(OPERATOR, 'billing-alert');
+    expect(alert.text).toContain(parent.email);
+    expect(alert.text).toContain(`Checkout ${sessionId} was cancelled.`);
   });
 
   test('cancelling in the portal leaves the account paid until the job looks again', async () => {
@@ -144,6 +151,38 @@ describe('checkout in the simulator', () => {
     await subscribe(server, parent);
     await cancelSubscriptionInPortal(server, parent);
     expect(await adminStatus(parent.token)).toEqual({ case: 'paid' });
+  });
+});
+
+describe('unexpected states', () => {
+  test('a Stripe failure is the billing error with a friendly message, never a crash', async () => {
+    const parent = await server.signUpVerifiedParent();
+    await setStatus(parent.adminId, 'paid', 'sub_sim_vanished');
+    const result = await server.call('StripeUrl', undefined, { token: parent.token });
+    expect(result.status).toBe(500);
+    expect(result.body).toMatchObject({
+      id: '7d3e91b4',
+      type: 'serverError',
+      showContactSupport: true,
+    });
+    expect(result.body.debugMessage).toContain('resource_missing');
+    expect(result.body.userMessage).toMatch(/payment provider/);
+  });
+
+  test('a complimentary account completing a checkout stays complimentary; the operator hears of it', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { sessionId } = await finishCheckout(server, await stripeUrl(server, parent), 'complete');
+    await setStatus(parent.adminId, 'complimentary', null);
+    const success = await server.call(
+      'HandleCheckoutSuccess',
+      { stripeCheckoutSessionId: sessionId },
+      { token: parent.token },
+    );
+    expect(success.body).toEqual({ success: true });
+    expect((await parentRow(parent.adminId)).subscription_status).toBe('complimentary');
+    const alert = server.lastEmailTo(OPERATOR, 'billing-alert');
+    expect(alert.text).toContain(parent.email);
+    expect(alert.text).toContain('complimentary');
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { toDbTime } from '../src/db/values.ts';
 import { createTestServer } from './harness.ts';
 
@@ -211,5 +212,53 @@ describe('POST /stripe-events', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(api.statusCode).toBe(404);
+  });
+});
+
+describe('Stripe configuration', () => {
+  const base = {
+    NODE_ENV: 'test',
+    HMAC_KEY: 'a'.repeat(64),
+    ENCRYPTION_KEY: 'b'.repeat(64),
+    DATA_DIR: server.config.dataDir,
+  };
+
+  test('no key: the simulator', () => {
+    expect(loadConfig(base).stripe).toBeUndefined();
+  });
+
+  test('a key with its secret and prices', () => {
+    expect(
+      loadConfig({
+        ...base,
+        STRIPE_SECRET_KEY: 'sk_live_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        STRIPE_PRICE_IDS: '1000=price_ten, 500=price_five',
+      }).stripe,
+    ).toEqual({
+      secretKey: 'sk_live_abc',
+      webhookSecret: 'whsec_abc',
+      priceIds: { 1000: 'price_ten', 500: 'price_five' },
+    });
+  });
+
+  test.each([
+    [{ STRIPE_SECRET_KEY: 'pk_live_abc' }, 'STRIPE_SECRET_KEY'],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PRICE_IDS: '1000=price_x' },
+      'STRIPE_WEBHOOK_SECRET',
+    ],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' }, 'STRIPE_PRICE_IDS'],
+    [
+      {
+        STRIPE_SECRET_KEY: 'sk_test_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_PRICE_IDS: 'ten dollars',
+      },
+      'STRIPE_PRICE_IDS',
+    ],
+  ])('%j stops start-up naming %s', (env, variable) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, ...env })).toThrow(variable);
   });
 });
