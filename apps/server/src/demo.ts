@@ -17,7 +17,9 @@ import { listenUntilStopped } from './serve.ts';
 // the real operations (Signup, VerifySignupEmail, SaveUser, CreatePendingAppConnection, ConnectUser,
 // SaveDevice, SaveKeychain, SaveKey, CreateUnlockRequests_v3, CreateSuspendFilterRequest_v2): two
 // children, three computers and keychains — one online with the filter on, one suspended for 20
-// minutes, one offline — and pending unlock and suspension requests.
+// minutes, one offline — and pending unlock and suspension requests; Kim also has an iPad with a
+// custom block rule and a pending suspension request (ConnectDevice, UpdateIOSDevice,
+// UpsertBlockRule, ios-app CreateSuspendFilterRequest).
 
 export const DEMO_EMAIL = 'demo@keyward.local';
 const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'keyward-demo';
@@ -223,6 +225,7 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
     );
   }
   await seedDemoRequests(app, macTokens);
+  await seedDemoIpad(app, children.kim, asParent);
   await seedDemoActivity(app, (path, input, headers) => call(app, path, input, headers), {
     asParent,
     now: new Date(),
@@ -275,6 +278,57 @@ async function seedDemoRequests(app: FastifyInstance, macTokens: Map<string, str
     'macos-app/CreateSuspendFilterRequest_v2',
     { duration: 900, comment: 'I need to install a font for my art project' },
     asMac('DEMOC02IMAC1'),
+  );
+}
+
+/**
+ * Kim's iPad: connected with a code like the iOS app, websites limited to two domains, a custom
+ * rule (YouTube's app is blocked on its Shorts), and a pending suspension request.
+ */
+async function seedDemoIpad(app: FastifyInstance, kimId: string, asParent: Record<string, string>) {
+  const { code } = await call(
+    app,
+    'dashboard/CreatePendingAppConnection',
+    { userId: kimId },
+    asParent,
+  );
+  const ipad = await call(app, 'ios-app/ConnectDevice', {
+    verificationCode: code,
+    vendorId: randomUUID(),
+    deviceType: 'iPad',
+    appVersion: '1.4.0',
+    iosVersion: '17.5',
+  });
+  const device = await call(app, 'dashboard/GetIOSDevice', ipad.deviceId, asParent);
+  await call(
+    app,
+    'dashboard/UpdateIOSDevice',
+    {
+      deviceId: ipad.deviceId,
+      enabledBlockGroups: device.enabledBlockGroups,
+      webPolicy: 'blockAllExcept',
+      webPolicyDomains: ['khanacademy.org', 'wikipedia.org'],
+    },
+    asParent,
+  );
+  await call(
+    app,
+    'dashboard/UpsertBlockRule',
+    {
+      deviceId: ipad.deviceId,
+      rule: {
+        case: 'both',
+        a: { case: 'bundleIdContains', value: 'com.google.ios.youtube' },
+        b: { case: 'targetContains', value: 'shorts' },
+      },
+    },
+    asParent,
+  );
+  await call(
+    app,
+    'ios-app/CreateSuspendFilterRequest',
+    { duration: 1200, comment: 'Watching the science video for class' },
+    { 'x-devicetoken': ipad.token },
   );
 }
 
