@@ -14,6 +14,11 @@ export async function registerBilling(
   await registerStripeWebhook(app, deps);
   if (!deps.billing.isSimulated) return;
   const { billing, clock } = deps;
+  if (deps.config.mode === 'production') {
+    app.log.warn(
+      'STRIPE_SECRET_KEY is not set: the billing simulator takes payments (none are real). Set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_IDS.',
+    );
+  }
   await registerBillingSimulator(app, {
     dataDir: deps.config.dataDir,
     clock,
