@@ -27,6 +27,9 @@ type Visit = {
 const heading = (name: string | RegExp) => (page: Page) =>
   page.getByRole('heading', { name, exact: typeof name === 'string' ? true : undefined }).first();
 
+/** The page's own title (h1), whatever it says. */
+const pageHeading = (page: Page) => page.getByRole('heading', { level: 1 }).first();
+
 /** Runs axe over the page; fails listing every serious or critical violation with its elements. */
 async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page })
@@ -222,6 +225,10 @@ test('signed-in pages have no serious axe violation', async ({
       ready: (p) => p.getByLabel('Name', { exact: true }),
     },
     { name: 'settings', path: '/settings', ready: heading('Settings') },
+    { name: 'checkout cancelled', path: '/checkout-cancel', ready: pageHeading },
+    { name: 'family activity', path: '/children/activity', ready: pageHeading },
+    { name: "a child's activity", path: `/children/${childId}/activity`, ready: pageHeading },
+    { name: 'iOS devices', path: '/ios-devices', ready: pageHeading },
     {
       name: 'unlock requests',
       path: '/unlock-requests',
