@@ -1,3 +1,5 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectionDialog, readConnectionCode } from '../support/children.ts';
 import { SimulatedMac } from '../support/device.ts';
@@ -10,6 +12,19 @@ import { expect, test } from '../support/fixtures.ts';
 // `ios poll` sees it accepted.
 
 let ipad: SimulatedMac | undefined;
+
+/** No serious or critical axe violation (as tests/accessibility.spec.ts checks the other pages). */
+async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const report = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${label}: ${violation.id}: ${node.target.join(' ')}`),
+    );
+  expect.soft(report, report.join('\n')).toEqual([]);
+}
 
 test.afterEach(() => {
   ipad?.dispose();
@@ -143,4 +158,24 @@ test('an iPad: connect, web policy and domains, a custom rule, a granted suspens
   await page.goto(`/ios-devices/${deviceId}`);
   await expect(page.getByRole('heading', { name: 'Block groups' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Suspension requests' })).toBeHidden();
+
+  // The iOS pages pass axe at a desktop and a phone width, with a request waiting and the rule
+  // editor open.
+  await device.ok(['ios', 'suspend', '5']);
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/ios-devices');
+    await expect(page.getByRole('article').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `iOS devices list at ${width} px`);
+    await page.goto(`/ios-devices/${deviceId}`);
+    await expect(page.getByRole('heading', { name: 'Suspension requests' })).toBeVisible();
+    await page.getByRole('button', { name: 'Add block rule' }).click();
+    await page.getByRole('combobox', { name: 'Condition' }).selectOption({
+      label: 'unless address contains',
+    });
+    await expectNoSeriousViolations(page, `iOS device page at ${width} px`);
+  }
 });

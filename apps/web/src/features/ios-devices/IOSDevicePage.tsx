@@ -86,7 +86,7 @@ function PendingSuspensionRequests({ device, now }: { device: GetIOSDeviceOutput
   const requests = device.pendingSuspensionRequests ?? [];
   if (requests.length === 0 || !device.childId) return null;
   return (
-    <Card className="ring-amber-300">
+    <Card>
       <h2 className="text-lg font-semibold text-slate-900">Suspension requests</h2>
       <p className="mt-1 text-sm text-slate-500">
         {device.childName} asked to suspend the filter on this {device.deviceType}.
@@ -215,7 +215,7 @@ function WebPolicyChooser({ state, dispatch }: SettingsProps) {
               />
               <span className="min-w-0">
                 <span className="block text-sm font-medium text-slate-900">{label}</span>
-                <span className="block text-sm text-slate-500">{description}</span>
+                <span className="block text-sm text-slate-600">{description}</span>
               </span>
             </label>
           );
