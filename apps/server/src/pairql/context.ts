@@ -50,8 +50,12 @@ export interface PublicContext extends RequestContext {
 
 /** auth 'parent': the session's parent. Reach rows only through operations/ownership.ts. */
 export interface ParentContext extends RequestContext {
+  /** The family account the session acts for: every ownership check uses this. */
   parentId: string;
   sessionId: string;
+  /** The person acting: the account owner (personId = parentId) or a co-parent. */
+  personId: string;
+  role: 'owner' | 'coParent';
 }
 
 /** auth 'device': the Mac token's computer user, its child and that child's parent. */

@@ -179,7 +179,13 @@ async function handle(
       if (opName === 'Logout') return { success: true };
       throw loggedOut();
     }
-    ctx = { ...base, parentId: session.parentId, sessionId: session.id } as RequestContext;
+    ctx = {
+      ...base,
+      parentId: session.parentId,
+      sessionId: session.id,
+      personId: session.parentId,
+      role: 'owner',
+    } as RequestContext;
   } else if (def.auth === 'device') {
     const device = await findMacPrincipal(db, clock, request.headers['x-usertoken']);
     if (!device) throw userTokenNotFound();
