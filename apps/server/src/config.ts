@@ -45,6 +45,8 @@ export interface Config {
   metrics: boolean;
   /** S3-compatible screenshot store; undefined → local directory DATA_DIR/screenshots. */
   s3: S3Config | undefined;
+  /** Lifetime of signed screenshot read URLs (server-behaviour §7.1: 1 hour; tests may shorten it). */
+  screenshotReadUrlSeconds: number;
   /** Stripe; undefined → the built-in billing simulator (billing/simulator.ts). */
   stripe: StripeConfig | undefined;
 }
@@ -189,6 +191,19 @@ function parseStripe(env: Env): StripeConfig | undefined {
     priceIds[Number(match[1])] = match[2]!;
   }
   return { secretKey, webhookSecret, priceIds };
+}
+
+function parseReadUrlSeconds(env: Env): number {
+  const raw = optional(env, 'SCREENSHOT_READ_URL_SECONDS');
+  if (raw === undefined) return 60 * 60;
+  const seconds = Number(raw);
+  if (!/^\d+$/.test(raw) || seconds < 5 || seconds > 7 * 24 * 60 * 60) {
+    throw new ConfigError(
+      'SCREENSHOT_READ_URL_SECONDS',
+      `must be a whole number of seconds from 5 to 604800, got "${raw}"`,
+    );
+  }
+  return seconds;
 }
 
 function parseS3(env: Env): S3Config | undefined {
@@ -350,6 +365,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
     metrics: parseFlag(env, 'METRICS'),
     s3: parseS3(env),
+    screenshotReadUrlSeconds: parseReadUrlSeconds(env),
     stripe: parseStripe(env),
     releases: {
       stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fromDbBool } from '../src/db/values.ts';
 import { childWithMac, requestSigned, TINY_JPEG } from './activity-helpers.ts';
+import { loadConfig } from '../src/config.ts';
 import { deviceCall, serverWithParents } from './fixtures.ts';
+import { createTestServer } from './harness.ts';
 
 // The Mac's side of activity (server-behaviour §4.3, §7.1): CreateSignedScreenshotUpload with the
 // local store's signed PUT and GET routes, and CreateKeystrokeLines.
@@ -290,5 +292,40 @@ describe('CreateKeystrokeLines', () => {
     expect(result.status).toBe(400);
     expect(result.body.type).toBe('badRequest');
     expect(result.body.userMessage).toEqual(expect.any(String));
+  });
+});
+
+describe('SCREENSHOT_READ_URL_SECONDS', () => {
+  test('shortens the read URLs (e.g. for end-to-end tests); bad values stop start-up', async () => {
+    const short = await createTestServer({ env: { SCREENSHOT_READ_URL_SECONDS: '30' } });
+    try {
+      const parent = await short.signUpVerifiedParent();
+      const mac = await childWithMac(short, parent.adminId);
+      const issued = await deviceCall(short, 'CreateSignedScreenshotUpload', mac.token, {
+        width: 10,
+        height: 10,
+      });
+      expect((await requestSigned(short, 'PUT', issued.body.uploadUrl, TINY_JPEG)).status).toBe(
+        200,
+      );
+      expect(new URL(issued.body.webUrl).searchParams.get('expires')).toBe(
+        String(Math.floor(short.clock.now().getTime() / 1000) + 30),
+      );
+      short.clock.advance(29_000);
+      expect((await requestSigned(short, 'GET', issued.body.webUrl)).status).toBe(200);
+      short.clock.advance(2_000);
+      expect((await requestSigned(short, 'GET', issued.body.webUrl)).status).toBe(401);
+    } finally {
+      await short.close();
+    }
+    for (const value of ['0', 'soon', '999999999']) {
+      expect(() =>
+        loadConfig({
+          SCREENSHOT_READ_URL_SECONDS: value,
+          HMAC_KEY: 'a'.repeat(64),
+          ENCRYPTION_KEY: 'b'.repeat(64),
+        }),
+      ).toThrow(/SCREENSHOT_READ_URL_SECONDS/);
+    }
   });
 });

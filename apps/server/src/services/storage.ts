@@ -19,6 +19,7 @@ import type { Clock } from './clock.ts';
 // the server's own signed routes (services/storage-routes.ts).
 
 export const UPLOAD_URL_SECONDS = 90;
+/** Default lifetime of read URLs; `SCREENSHOT_READ_URL_SECONDS` changes it (config.ts). */
 export const READ_URL_SECONDS = 60 * 60;
 export const MAX_SCREENSHOT_BYTES = 10 * 1024 * 1024;
 export const SCREENSHOT_CONTENT_TYPE = 'image/jpeg';
@@ -60,13 +61,15 @@ export function isScreenshotObjectKey(key: string): boolean {
 }
 
 export function createScreenshotStorage(config: Config, clock: Clock): ScreenshotStorage {
+  const readUrlSeconds = config.screenshotReadUrlSeconds;
   return config.s3
-    ? createS3Storage(config.s3, clock)
+    ? createS3Storage(config.s3, clock, readUrlSeconds)
     : createLocalStorage({
         directory: path.join(config.dataDir, 'screenshots'),
         baseUrl: config.dashboardUrls[0]!,
         hmacKey: config.hmacKey,
         clock,
+        readUrlSeconds,
       });
 }
 
@@ -79,6 +82,7 @@ export interface LocalStorageOptions {
   baseUrl: string;
   hmacKey: Buffer;
   clock: Clock;
+  readUrlSeconds?: number;
 }
 
 export type SignedMethod = 'GET' | 'PUT';
@@ -122,7 +126,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
       return signedUrl('PUT', key, UPLOAD_URL_SECONDS);
     },
     async readUrl(key) {
-      return signedUrl('GET', key, READ_URL_SECONDS);
+      return signedUrl('GET', key, options.readUrlSeconds ?? READ_URL_SECONDS);
     },
     verify(method, key, expires, signature) {
       if (!isScreenshotObjectKey(key)) return 'badKey';
@@ -186,7 +190,11 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
 // S3-compatible store
 
 /** Presigned with the AWS SDK; `clock` dates the signatures (so tests can move time). */
-export function createS3Storage(s3: S3Config, clock: Clock): ScreenshotStorage {
+export function createS3Storage(
+  s3: S3Config,
+  clock: Clock,
+  readUrlSeconds = READ_URL_SECONDS,
+): ScreenshotStorage {
   const client = new S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
@@ -213,7 +221,7 @@ export function createS3Storage(s3: S3Config, clock: Clock): ScreenshotStorage {
     },
     readUrl(key) {
       return getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: key }), {
-        expiresIn: READ_URL_SECONDS,
+        expiresIn: readUrlSeconds,
         signingDate: clock.now(),
       });
     },
