@@ -57,6 +57,12 @@ test('a new account for oneself can be deleted from the survey', async ({ page, 
   await expect(page).toHaveURL(/\/use-case$/);
   await page.getByRole('radio', { name: /for me/i }).check();
   await page.getByRole('button', { name: /delete my account/i }).click();
+  // The spec's deletion wording asks first.
+  const confirm = page.getByRole('dialog', { name: 'Delete account?' });
+  await expect(confirm).toContainText(
+    'Are you sure you want to delete this account? There is no undo.',
+  );
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByRole('heading', { name: /account has been deleted/i })).toBeVisible();
 
   // After a short pause the deleted account is logged out, and its password no longer works.
