@@ -12,6 +12,7 @@ import { createDatabase, type Db } from './db/database.ts';
 import { registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerCompression } from './http/compression.ts';
+import { registerHelpPages } from './http/help-pages.ts';
 import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
@@ -158,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),
   });
   app.addHook('onClose', async () => stopJobs());
+  await registerHelpPages(app, config);
   await registerSpa(app, config.webDist);
 
   return app;

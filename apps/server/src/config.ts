@@ -29,6 +29,10 @@ export interface Config {
   appName: string;
   mailFrom: string;
   supportEmail: string;
+  /** Documentation link (sidebar, quick actions, emails); default: the server's /getting-started page. */
+  docsUrl: string;
+  /** Contact/support link; default: the support section of the server's /getting-started page. */
+  supportUrl: string;
   /** Direct peers whose client-IP headers are believed (exact IP match). */
   trustedProxies: string[];
   /** e.g. `cf-connecting-ip` (lowercase); consulted before X-Forwarded-For / X-Real-IP. */
@@ -127,6 +131,21 @@ function parseOrigin(variable: string, raw: string): string {
     throw new ConfigError(variable, `must hold http(s) URLs, got "${raw}"`);
   }
   return trimmed;
+}
+
+/** An absolute http(s) or mailto: link. */
+function parseLinkUrl(variable: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(variable, `must be an absolute http(s) or mailto: URL, got "${raw}"`);
+  }
+  if (!['http:', 'https:', 'mailto:'].includes(url.protocol)) {
+    throw new ConfigError(variable, `must be an http(s) or mailto: URL, got "${raw}"`);
+  }
+  return raw;
 }
 
 function parseEmail(variable: string, raw: string | undefined): string | undefined {
@@ -354,6 +373,11 @@ export function loadConfig(env: Env = process.env): Config {
       parseEmail('MAIL_FROM', optional(env, 'MAIL_FROM')) ?? `${appName} <no-reply@keyward.local>`,
     supportEmail:
       parseEmail('SUPPORT_EMAIL', optional(env, 'SUPPORT_EMAIL')) ?? 'support@keyward.local',
+    docsUrl:
+      parseLinkUrl('DOCS_URL', optional(env, 'DOCS_URL')) ?? `${dashboardUrls[0]}/getting-started`,
+    supportUrl:
+      parseLinkUrl('SUPPORT_URL', optional(env, 'SUPPORT_URL')) ??
+      `${dashboardUrls[0]}/getting-started#support`,
     trustedProxies: (optional(env, 'TRUSTED_PROXIES') ?? '')
       .split(',')
       .map((entry) => entry.trim())

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { IOS_BLOCK_GROUPS } from '../src/db/migrations/0005_ios_block_groups.ts';
 import { fromDbJson } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { addChild, addConnectionCode, serverWithParents } from './fixtures.ts';
+import { addChild, addConnectionCode, securityEvents, serverWithParents } from './fixtures.ts';
 import type { TestServer } from './harness.ts';
 
 // The iOS device API (server-behaviour §5) and the parent's iOS operations (§3.11), on the real
@@ -224,6 +224,10 @@ describe('ConnectedRules and the parent’s settings', () => {
     expect(
       (await server.call('GetIOSDevice', deviceId, { token: alice.token })).body.customBlockRules,
     ).toEqual([]);
+    // §3.9: the deletion is a dashboard security event
+    const events = await securityEvents(server, alice.adminId, 'iosBlockRuleDeleted');
+    expect(events).toHaveLength(1);
+    expect(events[0]!.detail).toMatch(/^rule: /);
   });
 });
 

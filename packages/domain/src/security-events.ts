@@ -149,3 +149,18 @@ export function securityEventSummary(event: string, detail: string | null | unde
   const words = securityEventWording(event)?.words ?? event;
   return detail ? `${words}: ${detail}` : words;
 }
+
+/** The security feed shows the last 14 days (spec §9). */
+export const SECURITY_EVENTS_WINDOW_DAYS = 14;
+
+/** "Mountain View, California, US": the known parts of an IP location, or undefined when none. */
+export function formatIpLocation(
+  location: { city?: string; region?: string; countryCode?: string } | undefined,
+): string | undefined {
+  if (!location) return undefined;
+  const parts = [location.city, location.region, location.countryCode]
+    .map((part) => part?.trim())
+    .filter((part): part is string => Boolean(part));
+  const unique = parts.filter((part, index) => parts.indexOf(part) === index);
+  return unique.length > 0 ? unique.join(', ') : undefined;
+}

@@ -1,6 +1,10 @@
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { describe, expect, test } from 'vitest';
-import { securityEventSummary, securityEventWording } from '../src/security-events.ts';
+import {
+  formatIpLocation,
+  securityEventSummary,
+  securityEventWording,
+} from '../src/security-events.ts';
 
 const DASHBOARD_EVENTS = [
   'login',
@@ -46,5 +50,22 @@ describe('securityEventSummary', () => {
     ['somethingNew', 'x', 'somethingNew: x'],
   ])('%s, %j → %j', (event, detail, expected) => {
     expect(securityEventSummary(event, detail)).toBe(expected);
+  });
+});
+
+describe('formatIpLocation', () => {
+  test.each([
+    [
+      { city: 'Mountain View', region: 'California', countryCode: 'US' },
+      'Mountain View, California, US',
+    ],
+    [{ region: 'England', countryCode: 'GB' }, 'England, GB'],
+    [{ city: 'Singapore', region: 'Singapore', countryCode: 'SG' }, 'Singapore, SG'],
+    [{ countryCode: 'FR' }, 'FR'],
+    [{ city: ' ', region: '' }, undefined],
+    [{}, undefined],
+    [undefined, undefined],
+  ])('%j → %j', (location, expected) => {
+    expect(formatIpLocation(location)).toBe(expected);
   });
 });

@@ -125,6 +125,18 @@ export async function ownedNotification(db: Db, parentId: string, id: string) {
   return row;
 }
 
+/** An announcement shown to this parent (each parent has rows of their own). */
+export async function ownedAnnouncement(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('announcements')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .where('parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Announcement');
+  return row;
+}
+
 /** An unlock request made on a Mac of one of the parent's children (its child is owned). */
 export async function ownedUnlockRequest(db: Db, parentId: string, id: string) {
   const row = await db
