@@ -65,7 +65,7 @@ export default function SuspendFilterRequestPage({ now }: { now?: Date }) {
             <p className="font-semibold text-slate-900">This request has expired</p>
             <p className="mt-1">
               Requests older than 2 hours can no longer be granted. {data.userName} can send a new
-              one from their computer.
+              one from their computer, iPhone or iPad.
             </p>
           </div>
         ) : (
@@ -252,7 +252,7 @@ function DecisionForm({ request, childId }: { request: SuspendFilterRequest; chi
       {state.phase === 'decided' && (
         <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
           <ClockIcon className="h-4 w-4" aria-hidden="true" />
-          Sending your decision to {request.userName}'s computer...
+          Sending your decision to {request.userName}'s device...
         </p>
       )}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
