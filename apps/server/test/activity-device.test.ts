@@ -77,6 +77,7 @@ describe('CreateSignedScreenshotUpload', () => {
     ['zero height', { width: 10, height: 0 }],
     ['fractional width', { width: 10.5, height: 10 }],
     ['not a date', { width: 10, height: 10, createdAt: 'today' }],
+    ['a width over 100,000 px', { width: 3_000_000_000, height: 10 }],
   ])('bad input (%s) is a 400 with a message', async (_name, input) => {
     const mac = await childWithMac(server, alice.adminId);
     const result = await deviceCall(server, 'CreateSignedScreenshotUpload', mac.token, input);

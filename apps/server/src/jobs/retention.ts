@@ -207,8 +207,7 @@ async function removeOrphanedObjects(deps: RetentionDeps, now: Date): Promise<nu
     removed += orphans.length;
     batch = [];
   };
-  for await (const object of deps.storage.list()) {
-    if (!object.key.startsWith(prefix)) continue;
+  for await (const object of deps.storage.list(prefix)) {
     if (now.getTime() - object.lastModified.getTime() < ORPHAN_GRACE_MS) continue;
     batch.push(object.key);
     if (batch.length >= BATCH) await flush();

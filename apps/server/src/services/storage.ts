@@ -37,8 +37,8 @@ export interface ScreenshotStorage {
   readUrl(key: string): Promise<string>;
   /** Removes objects; missing ones are ignored. */
   remove(keys: readonly string[]): Promise<void>;
-  /** Every stored object (for the retention job's orphan sweep). */
-  list(): AsyncIterable<StoredObject>;
+  /** Every stored object whose key starts with `prefix` (for the retention job's orphan sweep). */
+  list(prefix: string): AsyncIterable<StoredObject>;
 }
 
 /** `{dir}/{ownerId}/{unixSeconds}--{uuid}.jpg`, dir `screenshots` in production, else `{mode}-screenshots`. */
@@ -153,7 +153,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
         await rm(filePath(key), { force: true });
       }
     },
-    async *list() {
+    async *list(prefix) {
       let dirs: string[];
       try {
         dirs = await readdir(root);
@@ -161,6 +161,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
         return;
       }
       for (const dir of dirs) {
+        if (!`${dir}/`.startsWith(prefix) && !prefix.startsWith(`${dir}/`)) continue;
         let owners: string[];
         try {
           owners = await readdir(path.join(root, dir));
@@ -176,7 +177,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
           }
           for (const file of files) {
             const key = `${dir}/${owner}/${file}`;
-            if (!isScreenshotObjectKey(key)) continue;
+            if (!isScreenshotObjectKey(key) || !key.startsWith(prefix)) continue;
             const info = await stat(path.join(root, key)).catch(() => undefined);
             if (info) yield { key, lastModified: info.mtime };
           }
@@ -236,11 +237,11 @@ export function createS3Storage(
         );
       }
     },
-    async *list() {
+    async *list(prefix) {
       let token: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: s3.bucket, ContinuationToken: token }),
+          new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }),
         );
         for (const object of page.Contents ?? []) {
           if (object.Key && isScreenshotObjectKey(object.Key)) {
