@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // Page-weight benchmark: how much JavaScript and CSS a browser downloads to show /login.
 //
-//   npm run bench               build the SPA, then measure from the vite manifest
-//   npm run bench -- --no-build measure the existing apps/web/dist
-//   npm run bench -- --browser  also load /login in Chromium and compare what it really fetched
+//   npm run bench               build the SPA, start the real server on it, load /login in
+//                               Chromium and sum the bytes on the wire (bench-login-wire.mjs)
+//   npm run bench -- --no-build measure the existing build (BENCH_WEB_DIST, default apps/web/dist)
+//   npm run bench -- --manifest the older estimate from the vite manifest (gzip level 9 per file)
+//   npm run bench -- --manifest --browser  …and compare its file list with what Chromium fetched
+//   npm run bench -- --api             read-path req/s and p99 against /healthz (bench-api.mjs)
+//   npm run bench -- --devices N       N simulated Macs on push channels (bench-devices.mjs)
+//   npm run bench -- --soak            mixed load for 10 minutes (bench-soak.mjs, --minutes M)
 //   npm run bench -- --signup-timing   Signup's answer time, pending vs new email (no page weight)
 //   npm run bench -- --activity        activity review on a 5,000-item day (bench-activity.mjs)
 //
@@ -18,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, 'apps/web/dist');
+const dist = process.env.BENCH_WEB_DIST ?? join(root, 'apps/web/dist');
 const manifestPath = join(dist, '.vite/manifest.json');
 const TARGET_JS_KB = 100;
 
@@ -27,6 +32,17 @@ if (args.has('--signup-timing')) {
   // A separate benchmark: does Signup's timing reveal pending accounts? (bench-signup-timing.mjs)
   await import('./bench-signup-timing.mjs');
   process.exit(process.exitCode ?? 0);
+}
+for (const [flag, module] of [
+  ['--api', './bench-api.mjs'],
+  ['--devices', './bench-devices.mjs'],
+  ['--soak', './bench-soak.mjs'],
+]) {
+  if (args.has(flag)) {
+    // Server benchmarks (Performance in the README); they start their own server.
+    await import(module);
+    process.exit(process.exitCode ?? 0);
+  }
 }
 if (args.has('--activity')) {
   // A separate benchmark: feed and summaries timings on a heavy day (bench-activity.mjs)
@@ -43,6 +59,10 @@ if (!args.has('--no-build')) {
     console.error('Building the SPA failed.');
     process.exit(1);
   }
+}
+if (!args.has('--manifest')) {
+  const { measureLoginOnTheWire } = await import('./bench-login-wire.mjs');
+  process.exit(await measureLoginOnTheWire({ dist, targetKb: TARGET_JS_KB, goalKb: 95 }));
 }
 if (!existsSync(manifestPath)) {
   console.error(

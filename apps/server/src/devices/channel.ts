@@ -6,8 +6,9 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import type { PushHub } from '../services/push.ts';
-import { findMacPrincipal, type MacPrincipal } from './device-auth.ts';
-import { recordDeviceMessage, touchPresence } from './presence.ts';
+import { hashToken } from '../services/tokens.ts';
+import { findMacPrincipal, findMacTokenOwners, type MacPrincipal } from './device-auth.ts';
+import { recordDeviceMessage, touchPresence, touchPresenceMany } from './presence.ts';
 
 // The Mac push channel `GET /macos-app/channel` (server-behaviour §4.4), over WebSocket.
 // One connection per computer user: a newer one replaces the older. Every device message or ping
@@ -33,9 +34,18 @@ export const FLOOD_REFILL_PER_MINUTE = 20;
 export const GARBAGE_LIMIT = 5;
 export const MAX_FRAME_BYTES = 4 * 1024;
 
+// Heartbeats (and pings) are coalesced: each one is noted in memory with its own time, and every
+// PRESENCE_FLUSH_MS the noted ones are written in one transaction, after one query that re-checks
+// all their tokens. last_seen_at is the heartbeat's own time, written at most PRESENCE_FLUSH_MS
+// later, so the 100-second offline rule holds (a Mac heartbeating every 90 s is never shown
+// offline). Filter states and goingOffline are still written at once, after any flush in flight.
+export const PRESENCE_FLUSH_MS = 1000;
+const PRESENCE_SLICE = 200;
+
 interface Connection {
   id: string;
   token: string;
+  tokenHash: string;
   principal: MacPrincipal;
   socket: WebSocket;
   lastActivityAt: number;
@@ -55,6 +65,10 @@ export interface DeviceChannel {
   connectionCount(): number;
   /** Closes every connection with CLOSE_SHUTDOWN (graceful shutdown); returns how many. */
   closeAll(): number;
+  /** Heartbeats noted and not written yet. */
+  pendingPresence(): number;
+  /** Writes the noted heartbeats now (also done every PRESENCE_FLUSH_MS). */
+  flushPresence(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -92,6 +106,57 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
     connection.socket.close(CLOSE_TOKEN_NOT_FOUND, 'userTokenNotFound');
   }
 
+  const pending = new Map<string, { connection: Connection; at: Date }>();
+  let flushing: Promise<void> = Promise.resolve();
+
+  async function writePendingTouches() {
+    if (pending.size === 0) return;
+    const batch = [...pending.values()];
+    pending.clear();
+    // In slices, each its own transaction, yielding in between: on SQLite a write blocks the
+    // event loop, and a push or a request must not wait for thousands of rows.
+    for (let start = 0; start < batch.length; start += PRESENCE_SLICE) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      await writeTouches(batch.slice(start, start + PRESENCE_SLICE));
+    }
+  }
+
+  async function writeTouches(batch: { connection: Connection; at: Date }[]) {
+    const owners = await findMacTokenOwners(db, clock, [
+      ...new Set(batch.map((touch) => touch.connection.tokenHash)),
+    ]);
+    const touches = [];
+    for (const { connection, at } of batch) {
+      if (owners.get(connection.tokenHash) !== connection.principal.computerUserId) {
+        refuse(connection); // token revoked or computer user deleted
+        continue;
+      }
+      touches.push({
+        computerUserId: connection.principal.computerUserId,
+        lastSeenAt: at,
+        connection: { connectionId: connection.id, instanceId },
+      });
+    }
+    try {
+      await touchPresenceMany(db, touches);
+    } catch {
+      // A computer user deleted since the token check fails the whole slice: one by one instead.
+      for (const touch of touches) {
+        await touchPresence(db, touch.computerUserId, touch.lastSeenAt, touch.connection).catch(
+          () => {},
+        );
+      }
+    }
+    if (app.hasDecorator('metrics')) for (const _ of touches) app.metrics.deviceMessage();
+  }
+
+  function flushPresence(): Promise<void> {
+    flushing = flushing
+      .then(writePendingTouches)
+      .catch((error) => app.log.warn({ err: error }, 'could not record device presence'));
+    return flushing;
+  }
+
   /** A sign of life: re-checks the token (deleted computer users are refused at once). */
   async function onActivity(connection: Connection, message: DeviceMessage | undefined) {
     connection.lastActivityAt = clock.now().getTime();
@@ -107,6 +172,7 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
     } else {
       await recordDeviceMessage(db, current.computerUserId, message, now, link);
     }
+    if (app.hasDecorator('metrics')) app.metrics.deviceMessage();
   }
 
   const channel: DeviceChannel = {
@@ -123,6 +189,8 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
       return closed;
     },
     connectionCount: () => connections.size,
+    pendingPresence: () => pending.size,
+    flushPresence,
     closeAll() {
       const open = [...connections.values()];
       for (const connection of open) {
@@ -136,12 +204,16 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
 
   const idleTimer = setInterval(() => channel.closeIdleConnections(), IDLE_CHECK_EVERY_MS);
   idleTimer.unref();
+  const flushTimer = setInterval(flushPresence, PRESENCE_FLUSH_MS);
+  flushTimer.unref();
   // Shutting down: every Mac is told to reconnect (to another instance, or to this one restarted).
   app.addHook('preClose', async () => {
     channel.closeAll();
+    await flushPresence();
   });
   app.addHook('onClose', async () => {
     clearInterval(idleTimer);
+    clearInterval(flushTimer);
     for (const connection of [...connections.values()]) forget(connection);
   });
 
@@ -186,6 +258,7 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
         const connection: Connection = {
           id: randomUUID(),
           token: auth.token,
+          tokenHash: hashToken(auth.token),
           principal: auth.principal,
           socket,
           lastActivityAt: clock.now().getTime(),
@@ -209,7 +282,18 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
 
         const log = request.log.child({ computerUserId, connectionId: connection.id });
         const handle = (message: DeviceMessage | undefined) => {
+          if (message === undefined || message.case === 'heartbeat') {
+            // Coalesced (PRESENCE_FLUSH_MS); the time noted is the heartbeat's own.
+            connection.lastActivityAt = clock.now().getTime();
+            pending.set(computerUserId, { connection, at: clock.now() });
+            return;
+          }
+          // A state or goingOffline replaces a noted heartbeat and waits for a flush in flight,
+          // so it is never overwritten by an older sign of life.
+          pending.delete(computerUserId);
+          const inFlight = flushing;
           connection.queue = connection.queue
+            .then(() => inFlight)
             .then(() => onActivity(connection, message))
             .catch((error) => {
               // e.g. the computer user was deleted between the token check and the write

@@ -33,6 +33,30 @@ export async function findMacPrincipal(
     : undefined;
 }
 
+/**
+ * The computer users of many Mac tokens (by token hash) at once, for tokens that are still valid:
+ * the push channel re-checks the tokens of a whole batch of heartbeats in one query.
+ */
+export async function findMacTokenOwners(
+  db: Db,
+  clock: Clock,
+  tokenHashes: string[],
+): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  if (tokenHashes.length === 0) return owners;
+  const now = toDbTime(clock.now());
+  const rows = await db
+    .selectFrom('mac_app_tokens as t')
+    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
+    .innerJoin('children as c', 'c.id', 't.child_id')
+    .select(['t.token_hash', 't.computer_user_id'])
+    .where('t.token_hash', 'in', tokenHashes)
+    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
+    .execute();
+  for (const row of rows) owners.set(row.token_hash, row.computer_user_id);
+  return owners;
+}
+
 export interface IosPrincipal {
   deviceId: string;
   childId: string;

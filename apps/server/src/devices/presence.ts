@@ -1,4 +1,5 @@
 import type { DeviceMessage, FilterState } from '@keyward/contract/device';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { toDbJson, toDbTime } from '../db/values.ts';
 
@@ -74,4 +75,42 @@ async function upsertPresence(
       }),
     )
     .execute();
+}
+
+export interface PresenceTouch {
+  computerUserId: string;
+  lastSeenAt: Date;
+  connection: PresenceConnection;
+}
+
+const TOUCHES_PER_STATEMENT = 500;
+
+/**
+ * Many signs of life in one transaction (the push channel's coalesced heartbeats): each row gets
+ * its own last_seen_at and connection, and keeps its last reported filter state.
+ */
+export async function touchPresenceMany(db: Db, touches: PresenceTouch[]): Promise<void> {
+  if (touches.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < touches.length; start += TOUCHES_PER_STATEMENT) {
+      const rows = touches.slice(start, start + TOUCHES_PER_STATEMENT).map((touch) => ({
+        computer_user_id: touch.computerUserId,
+        last_seen_at: toDbTime(touch.lastSeenAt),
+        filter_state: null,
+        connection_id: touch.connection.connectionId,
+        instance_id: touch.connection.instanceId,
+      }));
+      await trx
+        .insertInto('device_presence')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.column('computer_user_id').doUpdateSet({
+            last_seen_at: sql.ref('excluded.last_seen_at'),
+            connection_id: sql.ref('excluded.connection_id'),
+            instance_id: sql.ref('excluded.instance_id'),
+          }),
+        )
+        .execute();
+    }
+  });
 }

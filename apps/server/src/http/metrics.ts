@@ -10,6 +10,7 @@ import type { Db } from '../db/database.ts';
 //   keyward_request_duration_seconds{namespace,operation} answer time histogram
 //   keyward_errors_total{type}                            error answers by type (badRequest, notFound…)
 //   keyward_device_channels_open                          push channels held by this instance
+//   keyward_device_messages_total                         heartbeats and states handled on them
 //   keyward_job_runs_total{job,outcome}                   scheduled job runs on this instance
 //   keyward_job_runs_recorded{job}                        job runs claimed in job_runs (all instances)
 //   process_* / nodejs_*                                  prom-client's default process metrics
@@ -19,6 +20,8 @@ import type { Db } from '../db/database.ts';
 export interface Metrics {
   /** Scheduled jobs report each run (no-op when METRICS is off). */
   jobRun(job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number): void;
+  /** A device message (heartbeat, state, ping) handled on a push channel. */
+  deviceMessage(): void;
 }
 
 declare module 'fastify' {
@@ -40,7 +43,7 @@ type Timed = FastifyRequest & { [started]?: bigint };
 
 export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
   if (!deps.enabled) {
-    app.decorate('metrics', { jobRun() {} } satisfies Metrics);
+    app.decorate('metrics', { jobRun() {}, deviceMessage() {} } satisfies Metrics);
     return;
   }
   const registry = new Registry();
@@ -72,6 +75,11 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     collect() {
       this.set(deps.openChannels());
     },
+  });
+  const deviceMessages = new Counter({
+    name: 'keyward_device_messages_total',
+    help: 'Device messages (heartbeats, filter states, pings) handled on push channels',
+    registers: [registry],
   });
   const jobRuns = new Counter({
     name: 'keyward_job_runs_total',
@@ -107,6 +115,9 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
       jobRuns.inc({ job, outcome });
       jobSeconds.observe({ job }, seconds);
     },
+    deviceMessage() {
+      deviceMessages.inc();
+    },
   } satisfies Metrics);
 
   const labelsOf = (request: FastifyRequest) => {
@@ -126,7 +137,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
   app.addHook('onRequest', async (request) => {
     (request as Timed)[started] = process.hrtime.bigint();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode >= 400) {
       const text = typeof payload === 'string' ? payload.slice(0, 300) : '';
       const type = /"type":"(\w{1,40})"/.exec(text)?.[1] ?? `http${reply.statusCode}`;
