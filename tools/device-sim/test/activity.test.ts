@@ -98,13 +98,15 @@ async function dashboard(op: string, input?: unknown) {
 let dir: string;
 let childId: string;
 let output: string;
+/** the Mac's clock: NOW, moved on by tests that need two moments */
+let macNow: Date;
 
 async function mac(argv: string[]): Promise<{ code: ExitCode; printed: string }> {
   const before = output.length;
   const code = await run(argv, {
     stdout: { write: (text: string) => (output += text) },
     env: { KEYWARD_SERVER: serverUrl, DEVICE_SIM_STATE: path.join(dir, 'state.json') },
-    now: () => new Date(NOW),
+    now: () => new Date(macNow),
   });
   return { code, printed: output.slice(before) };
 }
@@ -112,6 +114,7 @@ async function mac(argv: string[]): Promise<{ code: ExitCode; printed: string }>
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'device-sim-activity-'));
   output = '';
+  macNow = new Date(NOW);
   childId = randomUUID();
   await dashboard('SaveUser', {
     id: childId,
@@ -173,6 +176,7 @@ describe('screenshot and type', () => {
     expect((await mac(['type', 'Notes', 'hello', 'world'])).printed).toContain(
       'typed in Notes: hello world',
     );
+    macNow = new Date(NOW.getTime() + 5_000);
     expect((await mac(['type', 'Notes', 'second line'])).code).toBe(0);
     const feed = await dashboard('UserActivityFeed', { userId: childId, range: DAY });
     expect(feed.items).toHaveLength(1);
