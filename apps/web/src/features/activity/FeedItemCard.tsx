@@ -65,7 +65,7 @@ export const FeedItemCard = memo(function FeedItemCard({
       >
         <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
           <div className="min-w-0">
-            <h3 className="flex items-center gap-2 truncate font-semibold text-slate-900">
+            <h2 className="flex items-center gap-2 truncate font-semibold text-slate-900">
               {item.case === 'keystrokeLine' && (
                 <CommandLineIcon className="h-5 w-5 shrink-0 text-violet-600" aria-hidden="true" />
               )}
@@ -78,7 +78,7 @@ export const FeedItemCard = memo(function FeedItemCard({
                   Flagged
                 </span>
               )}
-            </h3>
+            </h2>
             <p className="mt-0.5 text-sm text-slate-500">
               {childName && <span className="font-medium text-slate-700">{childName} · </span>}
               <time dateTime={item.createdAt}>{time}</time>
