@@ -58,7 +58,10 @@ test('an iPad: connect, web policy and domains, a custom rule, a granted suspens
   expect(connected).toContain(`is now ${childName}'s iPad.`);
   const deviceId = /iOS device id: ([0-9a-f-]{36})/.exec(connected)?.[1];
   if (!deviceId) throw new Error(`no device id in: ${connected}`);
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // The open dialog shows the iPad without a reload.
+  await expect(dialog.getByText('iPad connected!')).toBeVisible({ timeout: 15_000 });
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
 
   // A new device blocks every website (blockAll).
   expect(await check('https://www.khanacademy.org/math')).toMatch(

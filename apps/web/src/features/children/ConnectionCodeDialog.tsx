@@ -7,6 +7,7 @@ import { Modal } from '../../components/ui/Modal';
 import { Spinner } from '../../components/ui/Spinner';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
+import { useIosDevices } from '../ios-devices/api';
 import { useChild, useCreateConnectionCode } from './api';
 
 /** How often the open dialog asks whether the computer has connected. */
@@ -15,7 +16,13 @@ export const CONNECTION_POLL_MS = 2000;
 type CodeRequest =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'succeeded'; code: number; knownComputerIds: readonly string[] }
+  | {
+      status: 'succeeded';
+      code: number;
+      knownComputerIds: readonly string[];
+      /** The parent's iOS devices before the code; null when they could not be read. */
+      knownIosDeviceIds: readonly string[] | null;
+    }
   | { status: 'failed'; message: string };
 
 type ConnectionCodeDialogProps = {
@@ -25,7 +32,7 @@ type ConnectionCodeDialogProps = {
   onClose: () => void;
 };
 
-/** Gets a code for the Mac app and shows the computer as soon as it connects. */
+/** Gets a code for the Mac (or iOS) app and shows the computer or iPad as soon as it connects. */
 export function ConnectionCodeDialog({ isOpen, ...props }: ConnectionCodeDialogProps) {
   // Mounted only while open, so every opening asks for a fresh code.
   return isOpen ? <ConnectionCodeDialogContent {...props} /> : null;
@@ -46,8 +53,19 @@ function ConnectionCodeDialogContent({
   const connected: UserDevice | undefined = knownIds
     ? child.data?.devices.find((device) => !knownIds.includes(device.id))
     : undefined;
+  const knownIosIds = request.status === 'succeeded' ? request.knownIosDeviceIds : null;
+  const iosDevices = useIosDevices({
+    refetchInterval: knownIosIds !== null && !connected ? CONNECTION_POLL_MS : false,
+  });
+  const connectedIos =
+    knownIosIds !== null && !connected && Array.isArray(iosDevices.data)
+      ? iosDevices.data.find(
+          (device) => device.childId === childId && !knownIosIds.includes(device.id),
+        )
+      : undefined;
 
   const { refetch } = child;
+  const { refetch: refetchIosDevices } = iosDevices;
   const { mutateAsync } = createCode;
   const requestCode = useCallback(async () => {
     setRequest({ status: 'loading' });
@@ -57,14 +75,19 @@ function ConnectionCodeDialogContent({
       setRequest({ status: 'failed', message: errorMessage(toPqlError(before.error)) });
       return;
     }
+    const iosBefore = await refetchIosDevices({ cancelRefetch: false });
+    const knownIosDeviceIds =
+      !iosBefore.isError && Array.isArray(iosBefore.data)
+        ? iosBefore.data.map((device) => device.id)
+        : null;
     try {
       const { code } = await mutateAsync({ userId: childId });
       const knownComputerIds = before.data.devices.map((device) => device.id);
-      setRequest({ status: 'succeeded', code, knownComputerIds });
+      setRequest({ status: 'succeeded', code, knownComputerIds, knownIosDeviceIds });
     } catch (error) {
       setRequest({ status: 'failed', message: errorMessage(toPqlError(error)) });
     }
-  }, [childId, refetch, mutateAsync]);
+  }, [childId, refetch, refetchIosDevices, mutateAsync]);
 
   const hasRequested = useRef(false);
   useEffect(() => {
@@ -73,10 +96,16 @@ function ConnectionCodeDialogContent({
     void requestCode();
   }, [requestCode]);
 
-  const connectedId = connected?.id;
+  const connectedId = connected?.id ?? connectedIos?.id;
   useEffect(() => {
     if (!connectedId) return;
-    for (const op of ['GetUsers', 'GetDevices', 'GetDevice', 'DashboardWidgets'] as const) {
+    for (const op of [
+      'GetUsers',
+      'GetDevices',
+      'GetDevice',
+      'DashboardWidgets',
+      'IOSDevices',
+    ] as const) {
       void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(op) });
     }
   }, [connectedId, queryClient]);
@@ -84,11 +113,17 @@ function ConnectionCodeDialogContent({
   return (
     <Modal
       isOpen
-      title={connected ? 'Computer connected' : 'Connect a computer'}
+      title={
+        connected
+          ? 'Computer connected'
+          : connectedIos
+            ? `${connectedIos.deviceType} connected`
+            : 'Connect a computer'
+      }
       onClose={onClose}
       icon={
         <span className="flex h-10 w-10 items-center justify-center rounded-full bg-violet-100">
-          {connected ? (
+          {connected || connectedIos ? (
             <CheckCircleIcon className="h-6 w-6 text-violet-600" aria-hidden="true" />
           ) : (
             <ComputerDesktopIcon className="h-6 w-6 text-violet-600" aria-hidden="true" />
@@ -102,8 +137,8 @@ function ConnectionCodeDialogContent({
               Try again
             </Button>
           )}
-          <Button variant={connected ? 'primary' : 'secondary'} onClick={onClose}>
-            {connected ? 'Done' : 'Close'}
+          <Button variant={connected || connectedIos ? 'primary' : 'secondary'} onClick={onClose}>
+            {connected || connectedIos ? 'Done' : 'Close'}
           </Button>
         </>
       }
@@ -126,7 +161,17 @@ function ConnectionCodeDialogContent({
           <span className="mt-1 block">{childName}'s computer is now connected to Keyward.</span>
         </p>
       )}
-      {request.status === 'succeeded' && !connected && (
+      {request.status === 'succeeded' && connectedIos && (
+        <p role="status" className="py-4 text-base">
+          <span className="block text-lg font-semibold text-slate-900">
+            {connectedIos.deviceType} connected!
+          </span>
+          <span className="mt-1 block">
+            {childName}'s {connectedIos.deviceType} is now connected to Keyward.
+          </span>
+        </p>
+      )}
+      {request.status === 'succeeded' && !connected && !connectedIos && (
         <div className="space-y-4">
           <p>Open the Keyward Mac app on {childName}'s computer and enter this connection code:</p>
           <div className="rounded-xl bg-violet-50 py-4 text-center">

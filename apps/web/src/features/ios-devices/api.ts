@@ -1,6 +1,7 @@
 import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
 
-export const useIosDevices = () => useDashboardQuery('IOSDevices', undefined);
+export const useIosDevices = (options: { refetchInterval?: number | false } = {}) =>
+  useDashboardQuery('IOSDevices', undefined, options);
 
 export const useIosDevice = (id: string) => useDashboardQuery('GetIOSDevice', id);
 

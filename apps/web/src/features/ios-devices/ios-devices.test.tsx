@@ -1,5 +1,5 @@
 import type { GetIOSDeviceOutput } from '@keyward/contract/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
@@ -314,5 +314,44 @@ describe('children cards', () => {
     expect(ios).toHaveTextContent('iOS 17.5');
     expect(within(card).queryByText('Setup incomplete')).toBeNull();
     expect(card).toHaveTextContent('No computers yet.');
+  });
+});
+
+describe('connection code dialog', () => {
+  test('shows the iPad as soon as it connects with the code', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let isConnected = false;
+      const lily = childOf({ id: CHILD_ID, name: 'Lily', devices: [] });
+      const other = { ...LIST[0], id: RULE_ID, childId: REQUEST_ID, childName: 'Max' };
+      fakeServer((op) => {
+        if (op === 'GetUsers') return { body: [lily] };
+        if (op === 'GetUser') return { body: lily };
+        if (op === 'IOSDevices') return { body: isConnected ? [other, ...LIST] : [other] };
+        if (op === 'CreatePendingAppConnection') return { body: { code: 123456 } };
+        return serverError('notFound');
+      });
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp('/children');
+      const card = await screen.findByRole('article', { name: 'Lily' });
+      await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Connect a computer' });
+      expect(await within(dialog).findByText('123456')).toBeInTheDocument();
+
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      expect(within(dialog).queryByText(/connected!/)).not.toBeInTheDocument();
+
+      isConnected = true;
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      const done = await screen.findByRole('dialog', { name: 'iPad connected' });
+      expect(done).toHaveTextContent("iPad connected!Lily's iPad is now connected to Keyward.");
+      await user.click(within(done).getByRole('button', { name: 'Done' }));
+      // the card behind the dialog lists it without a reload
+      expect(
+        await within(card).findByRole('list', { name: "Lily's iOS devices" }),
+      ).toHaveTextContent('iPad');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
