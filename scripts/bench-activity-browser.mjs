@@ -211,6 +211,7 @@ export async function measureActivityPage({
     longestFrameMs,
     p95FrameMs: median('p95FrameMs'),
     mainThreadCpuMsPerFrame: median('mainThreadCpuMsPerFrame'),
+    maxArticlesInDom: Math.max(...results.map((result) => result.maxArticlesInDom)),
     loadAverage: median('loadAverage'),
     isLongestFrameOk: longestFrameMs !== undefined && longestFrameMs <= LONGEST_FRAME_TARGET_MS,
     runs: results,
@@ -225,7 +226,8 @@ export function formatActivityPageFigures(figures) {
     `day page in Chromium (median of ${figures.runs.length}): first items painted ${round(figures.firstItemsMs)} ms; ` +
     `longest frame while scrolling to the end ${round(figures.longestFrameMs)} ms ` +
     `(worst run ${round(worstFrame)} ms, p95 ${round(figures.p95FrameMs)} ms, target <= ${LONGEST_FRAME_TARGET_MS} ms; ` +
-    `main-thread CPU ${figures.mainThreadCpuMsPerFrame?.toFixed(1)} ms a frame; load average ${figures.loadAverage?.toFixed(1)}) ` +
+    `main-thread CPU ${figures.mainThreadCpuMsPerFrame?.toFixed(1)} ms a frame; at most ${figures.maxArticlesInDom} items drawn at once; ` +
+    `load average ${figures.loadAverage?.toFixed(1)}) ` +
     `${figures.isLongestFrameOk ? 'OK' : 'OVER'}`
   );
 }
