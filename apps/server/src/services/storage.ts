@@ -16,7 +16,7 @@ import type { Clock } from './clock.ts';
 // Screenshot objects (server-behaviour §7.1). Objects are private: the Mac uploads through a signed
 // PUT URL valid 90 s (image/jpeg only), and every URL the dashboard gets is a signed GET valid 1 h.
 // Two backends: any S3-compatible store (presigned with the AWS SDK), or a local directory served by
-// the server's own signed routes (services/storage-routes.ts).
+// the server's own signed routes (http/screenshots.ts).
 
 export const UPLOAD_URL_SECONDS = 90;
 /** Default lifetime of read URLs; `SCREENSHOT_READ_URL_SECONDS` changes it (config.ts). */
@@ -49,7 +49,7 @@ export function screenshotObjectKey(
   id: string,
 ): string {
   const dir = mode === 'production' ? 'screenshots' : `${mode}-screenshots`;
-  return `${dir}/${ownerId}/${Math.floor(createdAt.getTime() / 1000)}--${id}.jpg`;
+  return `${dir}/${ownerId}/${Math.max(0, Math.floor(createdAt.getTime() / 1000))}--${id}.jpg`;
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
