@@ -136,6 +136,32 @@ const DASHBOARD_EVENTS = {
     words: 'iOS block rule deleted',
     explanation: 'A block rule of an iPhone or iPad was deleted.',
   },
+  totpEnabled: {
+    words: 'Authenticator app turned on',
+    explanation: 'Signing in now asks for a code from an authenticator app after the password.',
+  },
+  totpDisabled: {
+    words: 'Authenticator app turned off',
+    explanation:
+      'The authenticator app was removed from sign-in, and its recovery codes no longer work.',
+  },
+  recoveryCodeUsed: {
+    words: 'Recovery code used',
+    explanation:
+      'Someone signed in with a one-time recovery code instead of an authenticator code.',
+  },
+  passkeyAdded: {
+    words: 'Passkey added',
+    explanation: 'A passkey was added; it can be used to sign in to this parent account.',
+  },
+  passkeyRemoved: {
+    words: 'Passkey removed',
+    explanation: 'A passkey was removed and can no longer be used to sign in.',
+  },
+  dataExportRequested: {
+    words: 'Data export requested',
+    explanation: "A copy of all the family's data was requested; a download link is emailed.",
+  },
 } satisfies Record<string, SecurityEventWording>;
 
 const ALL: Record<string, SecurityEventWording> = { ...MAC_EVENTS, ...DASHBOARD_EVENTS };

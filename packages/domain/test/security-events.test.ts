@@ -21,6 +21,13 @@ const DASHBOARD_EVENTS = [
   'notificationDeleted',
   'blockedAppsChanged',
   'iosBlockRuleDeleted',
+  // issue 12: sign-in security and the data export
+  'totpEnabled',
+  'totpDisabled',
+  'recoveryCodeUsed',
+  'passkeyAdded',
+  'passkeyRemoved',
+  'dataExportRequested',
 ];
 
 describe('securityEventWording', () => {
