@@ -8,7 +8,7 @@ const api = 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   server: {
-    proxy: { '/pairql': api, '/macos-app': api },
+    proxy: { '/pairql': api, '/macos-app': api, '/help': api, '/getting-started': api },
   },
   build: {
     outDir: 'dist',

@@ -156,7 +156,14 @@ describe('conference pages', () => {
 describe('chrome', () => {
   test('dashboard welcome with sidebar; Dashboard active only at /', async () => {
     loggedIn();
-    fakeServer(() => ({ body: [] }));
+    const noWidgets = {
+      children: [],
+      childActivitySummaries: [],
+      unlockRequests: [],
+      recentScreenshots: [],
+      numParentNotifications: 0,
+    };
+    fakeServer((op) => ({ body: op === 'DashboardWidgets' ? noWidgets : [] }));
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Welcome to Keyward' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Add a child/ })).toHaveAttribute(

@@ -94,7 +94,14 @@ describe('dialog widths', () => {
 });
 
 test('the welcome banner (no children) sets its own ring: no ring-0 fighting ring-1', async () => {
-  fakeServer((op) => (op === 'GetUsers' ? { body: [] } : serverError('notFound')));
+  const noWidgets = {
+    children: [],
+    childActivitySummaries: [],
+    unlockRequests: [],
+    recentScreenshots: [],
+    numParentNotifications: 0,
+  };
+  fakeServer((op) => (op === 'DashboardWidgets' ? { body: noWidgets } : serverError('notFound')));
   renderApp('/');
   const heading = await screen.findByRole('heading', { name: "Let's get your first child set up" });
   const banner = heading.closest('section');

@@ -51,6 +51,7 @@ const ActivityDayPage = lazyPage(() => import('../features/activity/ActivityDayP
 const IOSDevicesPage = lazyPage(() => import('../features/ios-devices/IOSDevicesPage'));
 const IOSDevicePage = lazyPage(() => import('../features/ios-devices/IOSDevicePage'));
 const CheckoutResultPage = lazyPage(() => import('../features/billing/CheckoutResultPage'));
+const SecurityEventsPage = lazyPage(() => import('../features/security-events/SecurityEventsPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazyPage import above. */
@@ -93,6 +94,7 @@ const chromeRoutes: RouteObject[] = [
   { path: 'computers/:computerId', element: page(ComputerPage) },
   { path: 'keychains', element: page(KeychainsPage) },
   { path: 'keychains/:keychainId', element: page(KeychainPage) },
+  { path: 'security-events', element: page(SecurityEventsPage) },
   { path: 'ios-devices', element: page(IOSDevicesPage) },
   { path: 'ios-devices/:deviceId', element: page(IOSDevicePage) },
   { path: '*', element: page(NotFoundPage) },

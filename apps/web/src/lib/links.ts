@@ -1,7 +1,13 @@
+// Documentation, support and help links. They point at the server's /help/{link} addresses, which
+// lead on to the configured DOCS_URL / SUPPORT_URL or, by default, to the getting-started page the
+// server serves itself (apps/server/src/http/help-pages.ts): no link points at an address that does
+// not exist, and the configuration lives in one place, the server's.
+const base = `${import.meta.env.VITE_API_ENDPOINT ?? ''}/help`;
+
 export const externalLinks = {
-  documentation: 'https://keyward.app/docs',
-  contactSupport: 'mailto:support@keyward.app',
-  howToVideo: 'https://keyward.app/docs/how-to-video',
-  gettingStartedGuide: 'https://keyward.app/docs/getting-started',
-  macAppDownload: 'https://keyward.app/download',
+  documentation: `${base}/documentation`,
+  contactSupport: `${base}/support`,
+  howToVideo: `${base}/how-to-video`,
+  gettingStartedGuide: `${base}/getting-started`,
+  macAppDownload: `${base}/mac-app`,
 } as const;

@@ -1,6 +1,11 @@
 import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
+import { liveStatusInterval, macStatusesOf } from '../../lib/live-status';
 
-export const useComputers = () => useDashboardQuery('GetDevices', undefined);
+/** Statuses stay live: every 5 s while a Mac of the family is online (lib/live-status.ts). */
+export const useComputers = () =>
+  useDashboardQuery('GetDevices', undefined, {
+    refetchInterval: (computers) => liveStatusInterval(macStatusesOf(computers)),
+  });
 
 export const useComputer = (id: string) => useDashboardQuery('GetDevice', id);
 

@@ -1,34 +1,30 @@
-import type { User } from '@keyward/contract/shared';
 import { BookOpenIcon, PlayCircleIcon, PlusIcon } from '@heroicons/react/24/outline';
 import { LinkButton } from '../../components/ui/Button';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
-import { useChildren } from './api';
-import { ChildrenOverview } from './ChildrenOverview';
+import { useDashboardWidgets } from './api';
 import { Greeting } from './Greeting';
+import { HomeOverview } from './HomeOverview';
+import { homeSituation } from './home-situation';
 import { SetupDashboard } from './SetupDashboard';
-
-function firstChild(children: readonly User[]): User | undefined {
-  return [...children].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))[0];
-}
 
 /**
  * The spec's three situations: the first child has no computer yet (setup), children with
- * computers (overview), no children (welcome).
+ * computers (overview), no children (welcome). One call, DashboardWidgets, feeds all three.
  */
 export default function DashboardPage({ now = new Date() }: { now?: Date }) {
-  const children = useChildren();
-  if (children.isPending) return <Spinner className="h-8 w-8" label="Loading..." />;
-  if (children.isError) {
-    if (children.error.type === 'loggedOut') return null; // the hook is already redirecting
-    return <FullPageStatus status="failure" title="Error" message={errorMessage(children.error)} />;
+  const widgets = useDashboardWidgets();
+  if (widgets.isPending) return <Spinner className="h-8 w-8" label="Loading..." />;
+  if (widgets.isError) {
+    if (widgets.error.type === 'loggedOut') return null; // the hook is already redirecting
+    return <FullPageStatus status="failure" title="Error" message={errorMessage(widgets.error)} />;
   }
-  const first = firstChild(children.data);
-  if (!first) return <WelcomeDashboard now={now} />;
-  if (first.devices.length === 0) return <SetupDashboard child={first} now={now} />;
-  return <ChildrenOverview childList={children.data} now={now} />;
+  const situation = homeSituation(widgets.data);
+  if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
+  if (situation.case === 'setup') return <SetupDashboard child={situation.child} now={now} />;
+  return <HomeOverview widgets={widgets.data} now={now} />;
 }
 
 const resourceClasses =

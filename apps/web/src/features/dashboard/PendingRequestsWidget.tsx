@@ -1,54 +1,43 @@
-import type { UnlockRequest } from '@keyward/contract/shared';
-import { unlockRequestTarget } from '@keyward/domain/unlock-request-list';
+import type { DashboardWidgetsOutput } from '@keyward/contract/shared';
 import { timeAgo } from '@keyward/domain/wording';
 import { ChevronRightIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card';
-import { useUnlockRequestsForWidget } from './api';
-
-/** Spec §9: the dashboard shows 2 pending unlock requests. */
-export const WIDGET_REQUEST_COUNT = 2;
-
-/** The newest pending requests shown, and how many older ones are not. */
-export function pendingRequestsPreview(
-  requests: readonly UnlockRequest[],
-  count = WIDGET_REQUEST_COUNT,
-): { shown: UnlockRequest[]; numOlder: number } {
-  const pending = requests
-    .filter((request) => request.status === 'pending')
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  return { shown: pending.slice(0, count), numOlder: Math.max(0, pending.length - count) };
-}
+import { pendingRequestsPreview } from './home-situation';
 
 /** Up to 2 pending unlock requests, 'And N older' and View all; nothing when none are pending. */
-export function PendingRequestsWidget({ now }: { now: Date }) {
-  const requests = useUnlockRequestsForWidget();
-  if (!requests.data) return null;
-  const { shown, numOlder } = pendingRequestsPreview(requests.data);
+export function PendingRequestsWidget({
+  requests,
+  now,
+}: {
+  requests: DashboardWidgetsOutput['unlockRequests'];
+  now: Date;
+}) {
+  const { shown, numOlder } = pendingRequestsPreview(requests);
   if (shown.length === 0) return null;
   return (
-    <Card className="max-w-3xl">
+    <Card>
       <h2 className="text-lg font-semibold text-slate-900">Pending unlock requests</h2>
       <ul className="mt-4 divide-y divide-slate-100">
         {shown.map((request) => (
           <li key={request.id}>
             <Link
-              to={`/children/${request.userId}/unlock-requests/${request.id}`}
+              to={`/children/${request.childId}/unlock-requests/${request.id}`}
               className="-mx-2 flex items-center gap-3 rounded-lg px-2 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-violet-500"
             >
               <span className="min-w-0 flex-1">
                 <span className="block truncate text-sm font-medium text-slate-900">
-                  {request.userName}{' '}
+                  {request.childName}{' '}
                   <span className="font-normal text-slate-500">
                     · {timeAgo(request.createdAt, now)}
                   </span>
                 </span>
                 <span className="block truncate font-mono text-xs text-slate-700">
-                  {unlockRequestTarget(request)}
+                  {request.target}
                 </span>
-                {request.requestComment && (
+                {request.comment && (
                   <span className="block truncate text-xs text-slate-500 italic">
-                    “{request.requestComment}”
+                    “{request.comment}”
                   </span>
                 )}
               </span>

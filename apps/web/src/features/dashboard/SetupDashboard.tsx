@@ -1,4 +1,3 @@
-import type { User } from '@keyward/contract/shared';
 import { ArrowDownTrayIcon, KeyIcon } from '@heroicons/react/24/outline';
 import { useState } from 'react';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -36,7 +35,7 @@ function Step({
 }
 
 /** Situation 1 of the spec: the first child has no computer yet. */
-export function SetupDashboard({ child, now }: { child: User; now: Date }) {
+export function SetupDashboard({ child, now }: { child: { id: string; name: string }; now: Date }) {
   const [isConnecting, setIsConnecting] = useState(false);
   return (
     <div className="space-y-6">

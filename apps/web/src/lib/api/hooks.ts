@@ -50,10 +50,11 @@ export function useLoggedOutRedirect(): (error: PqlError | null | undefined) => 
   );
 }
 
-type QueryOptions = {
+type QueryOptions<Data = unknown> = {
   enabled?: boolean;
   staleTime?: number;
-  refetchInterval?: number | false;
+  /** A fixed interval, or one computed from the latest answer (e.g. faster while a Mac is online). */
+  refetchInterval?: number | false | ((data: Data | undefined) => number | false);
   refetchOnWindowFocus?: boolean;
 };
 
@@ -61,7 +62,7 @@ type QueryOptions = {
 export function useDashboardQuery<Op extends DashboardOperation>(
   op: Op,
   input: DashboardInput<Op>,
-  options: QueryOptions = {},
+  options: QueryOptions<DashboardOutput<Op>> = {},
 ): UseQueryResult<DashboardOutput<Op>, PqlError> {
   const redirectIfLoggedOut = useLoggedOutRedirect();
   const query = useQuery<DashboardOutput<Op>, PqlError>({
@@ -71,7 +72,13 @@ export function useDashboardQuery<Op extends DashboardOperation>(
     retryDelay: queryRetryDelay,
     enabled: options.enabled,
     staleTime: options.staleTime,
-    refetchInterval: options.refetchInterval,
+    refetchInterval:
+      typeof options.refetchInterval === 'function'
+        ? (query) =>
+            (options.refetchInterval as (data: DashboardOutput<Op> | undefined) => number | false)(
+              query.state.data,
+            )
+        : options.refetchInterval,
     refetchOnWindowFocus: options.refetchOnWindowFocus,
   });
   useEffect(() => {

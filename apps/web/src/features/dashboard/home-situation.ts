@@ -1,0 +1,50 @@
+import type { DashboardWidgetsOutput } from '@keyward/contract/shared';
+
+export type HomeChild = DashboardWidgetsOutput['children'][number];
+
+/**
+ * The spec's three situations of the home page: no children (welcome), the first child has no
+ * computer yet (setup), or children with computers (overview). Children come oldest first.
+ */
+export type HomeSituation =
+  | { case: 'welcome' }
+  | { case: 'setup'; child: HomeChild }
+  | { case: 'overview' };
+
+export function homeSituation(widgets: Pick<DashboardWidgetsOutput, 'children'>): HomeSituation {
+  const first = widgets.children[0];
+  if (!first) return { case: 'welcome' };
+  if (first.numDevices === 0) return { case: 'setup', child: first };
+  return { case: 'overview' };
+}
+
+/** Spec §9: the dashboard shows 2 pending unlock requests. */
+export const WIDGET_REQUEST_COUNT = 2;
+
+type WidgetRequest = DashboardWidgetsOutput['unlockRequests'][number];
+
+/** The newest pending requests shown, and how many older ones are not. */
+export function pendingRequestsPreview(
+  requests: readonly WidgetRequest[],
+  count = WIDGET_REQUEST_COUNT,
+): { shown: WidgetRequest[]; numOlder: number } {
+  const newestFirst = [...requests].sort(
+    (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt),
+  );
+  return { shown: newestFirst.slice(0, count), numOlder: Math.max(0, newestFirst.length - count) };
+}
+
+/** Total items waiting for review, over all children. */
+export function totalUnreviewed(
+  summaries: DashboardWidgetsOutput['childActivitySummaries'],
+): number {
+  return summaries.reduce((sum, child) => sum + child.numUnreviewed, 0);
+}
+
+/** The child a screenshot belongs to (the wire gives only its name), for the link to its activity. */
+export function childIdByName(
+  children: readonly HomeChild[],
+  childName: string,
+): string | undefined {
+  return children.find((child) => child.name === childName)?.id;
+}
