@@ -58,6 +58,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SLACK_API_URL: slack.url,
       NODE_ENV: 'test',
       RATE_LIMIT_SCALE: '1000',
+      // Screenshot links expire quickly, so a test can see one stop working.
+      SCREENSHOT_READ_URL_SECONDS: '20',
       DASHBOARD_URL: baseURL,
       WEB_DIST: webCopy,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',

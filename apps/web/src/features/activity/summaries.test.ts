@@ -73,6 +73,13 @@ describe('summary rows', () => {
     expect(
       toDaySummaryRow({ date, numApproved: 2, numFlagged: 0, numTotal: 3 }, NOW).isCompleted,
     ).toBe(false);
+    // the rest reviewed and one kept flagged: the day is done
+    expect(
+      toDaySummaryRow({ date, numApproved: 2, numFlagged: 1, numTotal: 3 }, NOW).isCompleted,
+    ).toBe(true);
+    expect(
+      toDaySummaryRow({ date, numApproved: 1, numFlagged: 1, numTotal: 3 }, NOW).isCompleted,
+    ).toBe(false);
   });
 
   test('days are listed newest first', () => {
