@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { createDatabase, type Db, dialectOf, migrateToLatest } from './db/database.ts';
 import { addMs, DAY, MINUTE, toDbTime } from './db/values.ts';
+import { seedDemoHome } from './demo-home.ts';
 import { recordDeviceMessage } from './devices/presence.ts';
 import { createMailer, type Mailer, type OutgoingEmail } from './services/mail.ts';
 import { listenUntilStopped } from './serve.ts';
@@ -19,7 +20,8 @@ import { listenUntilStopped } from './serve.ts';
 // children, three computers and keychains — one online with the filter on, one suspended for 20
 // minutes, one offline — and pending unlock and suspension requests; Kim also has an iPad with a
 // custom block rule and a pending suspension request (ConnectDevice, UpdateIOSDevice,
-// UpsertBlockRule, ios-app CreateSuspendFilterRequest).
+// UpsertBlockRule, ios-app CreateSuspendFilterRequest); an announcement and security events of both
+// kinds (demo-home.ts).
 
 export const DEMO_EMAIL = 'demo@keyward.local';
 const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'keyward-demo';
@@ -125,7 +127,12 @@ async function shortenDemoTrial(db: Db) {
     .execute();
 }
 
-async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: OutgoingEmail[]) {
+async function seedDemoFamily(
+  app: FastifyInstance,
+  db: Db,
+  sentEmails: OutgoingEmail[],
+  dashboardUrl: string,
+) {
   const existing = await db
     .selectFrom('parents')
     .select('id')
@@ -238,6 +245,12 @@ async function seedDemoFamily(app: FastifyInstance, db: Db, sentEmails: Outgoing
       },
       { childId: children.kim, macToken: macTokens.get('DEMOC02IMAC1')!, itemsPerDay: 12 },
     ],
+  });
+  await seedDemoHome((path, input, headers) => call(app, path, input, headers), db, {
+    parentEmail: DEMO_EMAIL,
+    dashboardUrl,
+    macTokens,
+    now: new Date(),
   });
   return true;
 }
@@ -465,7 +478,7 @@ async function main(): Promise<void> {
   app.addHook('onClose', async () => db.destroy());
   await app.ready();
 
-  const isNewFamily = await seedDemoFamily(app, db, sentEmails);
+  const isNewFamily = await seedDemoFamily(app, db, sentEmails, config.dashboardUrls[0]!);
   const presence = keepDemoComputersOnline(db, new Date(), app.log);
   await presence.first;
 

@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page, test } from '@playwright/test';
+import { expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
+
+// The demo family's home page shows every widget, and its security feed both kinds of events with
+// locations. The demo server (`npm run demo`'s src/demo.ts, seeding through the real operations)
+// runs on its own temporary data directory and port for this file.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const webDist = process.env.E2E_WEB_DIST ?? join(root, 'apps/web/dist');
+const DEMO_EMAIL = 'demo@keyward.local';
+const DEMO_PASSWORD = 'keyward-demo';
+const screenshotsDir = process.env.E2E_SCREENSHOTS_DIR;
+
+let demo: ChildProcess | undefined;
+let demoUrl = '';
+let workDir = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  workDir = mkdtempSync(join(tmpdir(), 'keyward-e2e-demo-'));
+  const port = await freePort();
+  demoUrl = `http://127.0.0.1:${port}`;
+  const logPath = join(workDir, 'demo.log');
+  const log = createWriteStream(logPath);
+  const { DATABASE_URL: _db, SMTP_URL: _smtp, ...inherited } = process.env;
+  demo = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/server/src/demo.ts'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(workDir, 'data'),
+      DASHBOARD_URL: demoUrl,
+      WEB_DIST: webDist,
+      NODE_ENV: 'test',
+      SLACK_API_URL: 'outbox',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  demo.stdout?.pipe(log);
+  demo.stderr?.pipe(log);
+  const deadline = Date.now() + 200_000;
+  for (;;) {
+    if (demo.exitCode !== null) {
+      throw new Error(`The demo server exited:\n${readFileSync(logPath, 'utf8').slice(-3000)}`);
+    }
+    const healthy = await fetch(`${demoUrl}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error('The demo server did not start within 200 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+});
+
+test.afterAll(async () => {
+  if (demo && demo.exitCode === null) {
+    const exited = new Promise((resolve) => demo?.once('exit', resolve));
+    demo.kill('SIGTERM');
+    const timer = setTimeout(() => demo?.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (workDir && existsSync(workDir) && !process.env.KEEP_E2E_TMP) {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+async function logInAsDemo(page: Page) {
+  await page.goto(`${demoUrl}/login`);
+  await logInWithPassword(page, DEMO_EMAIL, DEMO_PASSWORD);
+  await expectSignedIn(page);
+}
+
+const card = (page: Page, heading: string) =>
+  page
+    .locator('section')
+    .filter({ has: page.getByRole('heading', { name: heading, exact: true }) });
+
+test('the demo family’s home page shows every widget', async ({ page }) => {
+  test.setTimeout(120_000);
+  await logInAsDemo(page);
+  await page.goto(`${demoUrl}/`);
+  await expect(page.getByRole('heading', { name: 'Your family', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Good (morning|afternoon|evening)!$/)).toBeVisible();
+
+  const announcement = page.getByRole('region', { name: 'Announcement' });
+  await expect(announcement).toContainText('the security feed now shows where each sign-in');
+  const learnMore = announcement.getByRole('link', { name: /^Learn more/ });
+  await expect(learnMore).toHaveAttribute('target', '_blank');
+  const guide = await page.request.get(String(await learnMore.getAttribute('href')));
+  expect(guide.ok()).toBe(true);
+
+  const children = card(page, 'Children');
+  await expect(children.getByRole('link', { name: /Sam/ })).toContainText(/Filter (on|suspended)/);
+  await expect(children.getByRole('link', { name: /Kim/ })).toContainText('2 computers');
+
+  const activity = card(page, 'Activity');
+  await expect(activity.getByRole('link', { name: /Sam/ })).toContainText(/\d+ unreviewed/);
+  await expect(activity).toContainText(/items? from the past two weeks to review/);
+
+  const requests = card(page, 'Pending unlock requests');
+  await expect(requests.getByRole('link', { name: /Review/ }).first()).toBeVisible();
+  await expect(requests.getByRole('link', { name: 'View all' })).toHaveAttribute(
+    'href',
+    '/unlock-requests',
+  );
+
+  const screenshots = card(page, 'Recent screenshots');
+  const images = screenshots.getByRole('img');
+  await expect(images.first()).toBeVisible();
+  await expect
+    .poll(() => images.first().evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+
+  const actions = card(page, 'Quick actions');
+  for (const name of ['Add a child', 'Create a keychain', 'Documentation', 'Contact support']) {
+    await expect(actions.getByRole('link', { name })).toBeVisible();
+  }
+  // every help link leads to a page that exists
+  for (const name of ['Documentation', 'Contact support']) {
+    const href = String(await actions.getByRole('link', { name }).getAttribute('href'));
+    const response = await page.request.get(new URL(href, demoUrl).toString());
+    expect(response.ok(), href).toBe(true);
+  }
+  // the demo parent has notifications, so no create-first-notification card
+  await expect(page.getByRole('heading', { name: 'Create your first notification' })).toHaveCount(
+    0,
+  );
+
+  if (screenshotsDir) {
+    await page.screenshot({ path: join(screenshotsDir, 'home-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshotsDir, 'home-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+
+  // Dismiss is remembered
+  await announcement.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(announcement).toHaveCount(0);
+  await page.reload();
+  await expect(card(page, 'Children')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Announcement' })).toHaveCount(0);
+});
+
+test('the demo family’s security feed shows Mac and account events with locations', async ({
+  page,
+}) => {
+  await logInAsDemo(page);
+  await page.getByRole('link', { name: 'Security' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Security events', level: 1 })).toBeVisible();
+  const entries = page.getByRole('listitem');
+  const blocked = entries.filter({ hasText: 'Blocked app launch attempted' });
+  await expect(blocked).toContainText('Child');
+  await expect(blocked).toContainText('Family iMac');
+  const london = entries.filter({ hasText: 'London, England, GB' });
+  await expect(london).toContainText('Login failed');
+  await expect(london).toContainText('Admin');
+  await expect(entries.filter({ hasText: 'Child added' }).first()).toBeVisible();
+  await london.getByRole('button', { name: 'What does this mean?' }).click();
+  await expect(london.getByText(/wrong password/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'IP location by DB-IP' })).toBeVisible();
+  if (screenshotsDir) {
+    await page.screenshot({ path: join(screenshotsDir, 'security-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshotsDir, 'security-390.png'), fullPage: true });
+  }
+});
