@@ -38,6 +38,23 @@ describe('help links', () => {
     }
   });
 
+  test('emails end with the documentation link, which is not one of their action links', async () => {
+    const server = await createTestServer({ env: { DOCS_URL: 'https://docs.example.org/start' } });
+    try {
+      const parent = await server.signUpVerifiedParent();
+      await server.call('SendPasswordResetEmail', { email: parent.email });
+      const mail = server.lastEmailTo(parent.email, 'password-reset');
+      expect(mail.text).toMatch(/\nHelp and guides: https:\/\/docs\.example\.org\/start$/);
+      expect(mail.html).toContain(
+        '<a href="https://docs.example.org/start">https://docs.example.org/start</a>',
+      );
+      expect(mail.links).not.toContain('https://docs.example.org/start');
+      expect(mail.links.some((link) => link.includes('/reset-password/'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('DOCS_URL and SUPPORT_URL replace the defaults', async () => {
     const server = await createTestServer({
       env: { DOCS_URL: 'https://docs.example.org/keyward', SUPPORT_URL: 'mailto:help@example.org' },

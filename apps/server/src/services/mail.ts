@@ -100,7 +100,7 @@ export interface EmailService {
 
 export function createEmailService(
   mailer: Mailer,
-  config: Pick<Config, 'appName' | 'supportEmail'>,
+  config: Pick<Config, 'appName' | 'supportEmail' | 'docsUrl'>,
   clock: Clock,
 ): EmailService {
   return {
@@ -110,7 +110,26 @@ export function createEmailService(
         supportEmail: config.supportEmail,
         currentYear: clock.now().getUTCFullYear(),
       });
-      await mailer.send({ ...rendered, to });
+      await mailer.send({ ...withHelpLink(rendered, config.docsUrl), to });
     },
+  };
+}
+
+/**
+ * Every email ends with the documentation link (DOCS_URL, by default the server's own
+ * getting-started page). It is not one of the email's `links` (the actions printed in the log).
+ */
+export function withHelpLink<Email extends { text: string; html: string }>(
+  email: Email,
+  docsUrl: string,
+): Email {
+  const escaped = docsUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return {
+    ...email,
+    text: `${email.text}\nHelp and guides: ${docsUrl}`,
+    html: email.html.replace(
+      '</body>',
+      `<p style="margin:8px 0 0;font-size:12px;color:#6b7280">Help and guides: <a href="${escaped}">${escaped}</a></p>\n</body>`,
+    ),
   };
 }
