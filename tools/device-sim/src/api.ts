@@ -45,6 +45,71 @@ export function operationUrl(serverUrl: string, op: MacosAppOperation): string {
   return `${serverUrl.replace(/\/+$/, '')}/pairql/macos-app/${op}`;
 }
 
+/**
+ * One PairQL call (Mac and iOS device APIs alike): POST the JSON body, read the error body of the
+ * contract on failure, and validate a success against the operation's output schema.
+ */
+export async function postOperation(call: {
+  op: string;
+  url: string;
+  serverUrl: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal | undefined;
+  output: z.ZodType;
+}): Promise<{ output: unknown; json: unknown }> {
+  const { op } = call;
+  let response: Response;
+  try {
+    response = await fetch(call.url, {
+      method: 'POST',
+      headers: call.headers,
+      body: call.body,
+      signal: call.signal,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DeviceApiError(`Could not reach the server at ${call.serverUrl}: ${reason}`);
+  }
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new DeviceApiError(
+      `${op}: the server answered HTTP ${response.status} with a body that is not JSON`,
+      undefined,
+      response.status,
+    );
+  }
+  if (!response.ok) {
+    const body = ServerPqlError.safeParse(json);
+    if (!body.success) {
+      throw new DeviceApiError(
+        `${op}: HTTP ${response.status} with an unexpected error body`,
+        undefined,
+        response.status,
+      );
+    }
+    throw new DeviceApiError(
+      body.data.userMessage ?? body.data.debugMessage,
+      body.data,
+      response.status,
+    );
+  }
+  const parsed = call.output.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new DeviceApiError(
+      `${op}: the server's answer does not match the contract (${problems})`,
+    );
+  }
+  return { output: parsed.data, json };
+}
+
 export function createDeviceClient(options: DeviceClientOptions) {
   async function request<Op extends MacosAppOperation>(
     op: Op,
@@ -56,55 +121,16 @@ export function createDeviceClient(options: DeviceClientOptions) {
       if (!options.token) throw new DeviceApiError(`${op} needs a connected computer`);
       headers['X-UserToken'] = options.token;
     }
-    let response: Response;
-    try {
-      response = await fetch(operationUrl(options.serverUrl, op), {
-        method: 'POST',
-        headers,
-        body: def.input === null ? undefined : JSON.stringify(input),
-        signal: options.signal,
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new DeviceApiError(`Could not reach the server at ${options.serverUrl}: ${reason}`);
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new DeviceApiError(
-        `${op}: the server answered HTTP ${response.status} with a body that is not JSON`,
-        undefined,
-        response.status,
-      );
-    }
-    if (!response.ok) {
-      const body = ServerPqlError.safeParse(json);
-      if (!body.success) {
-        throw new DeviceApiError(
-          `${op}: HTTP ${response.status} with an unexpected error body`,
-          undefined,
-          response.status,
-        );
-      }
-      throw new DeviceApiError(
-        body.data.userMessage ?? body.data.debugMessage,
-        body.data,
-        response.status,
-      );
-    }
-    const parsed = def.output.safeParse(json);
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-        .join('; ');
-      throw new DeviceApiError(
-        `${op}: the server's answer does not match the contract (${problems})`,
-      );
-    }
-    return { output: parsed.data as DeviceOutput<Op>, json };
+    const { output, json } = await postOperation({
+      op,
+      url: operationUrl(options.serverUrl, op),
+      serverUrl: options.serverUrl,
+      headers,
+      body: def.input === null ? undefined : JSON.stringify(input),
+      signal: options.signal,
+      output: def.output,
+    });
+    return { output: output as DeviceOutput<Op>, json };
   }
 
   return {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_TAGS } from '@keyward/contract/constants';
-import { ServerPqlError } from '@keyward/contract/errors';
 import {
   type IosAppInput,
   type IosAppOperation,
@@ -13,7 +12,7 @@ import { BlockRule, WebPolicy } from '@keyward/contract/shared';
 import { describeBlockRule, type Flow } from '@keyward/domain/block-rules';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { z } from 'zod';
-import { DeviceApiError } from './api.ts';
+import { DeviceApiError, postOperation } from './api.ts';
 import { UsageError } from './args.ts';
 import { blockedRequestOf } from './requests.ts';
 
@@ -152,49 +151,16 @@ export function createIosClient(options: {
         if (!options.token) throw new DeviceApiError(`${op} needs a connected iOS device`);
         headers['X-DeviceToken'] = options.token;
       }
-      let response: Response;
-      try {
-        response = await fetch(iosOperationUrl(options.serverUrl, op), {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(input),
-          signal: options.signal,
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new DeviceApiError(`Could not reach the server at ${options.serverUrl}: ${reason}`);
-      }
-      const text = await response.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new DeviceApiError(
-          `${op}: the server answered HTTP ${response.status} with a body that is not JSON`,
-          undefined,
-          response.status,
-        );
-      }
-      if (!response.ok) {
-        const body = ServerPqlError.safeParse(json);
-        if (!body.success) {
-          throw new DeviceApiError(
-            `${op}: HTTP ${response.status} with an unexpected error body`,
-            undefined,
-            response.status,
-          );
-        }
-        throw new DeviceApiError(
-          body.data.userMessage ?? body.data.debugMessage,
-          body.data,
-          response.status,
-        );
-      }
-      const parsed = def.output.safeParse(json);
-      if (!parsed.success) {
-        throw new DeviceApiError(`${op}: the server's answer does not match the contract`);
-      }
-      return parsed.data as IosOutput<Op>;
+      const { output } = await postOperation({
+        op,
+        url: iosOperationUrl(options.serverUrl, op),
+        serverUrl: options.serverUrl,
+        headers,
+        body: JSON.stringify(input),
+        signal: options.signal,
+        output: def.output,
+      });
+      return output as IosOutput<Op>;
     },
   };
 }
