@@ -230,6 +230,14 @@ test('signed-in pages have no serious axe violation', async ({
     { name: "a child's activity", path: `/children/${childId}/activity`, ready: pageHeading },
     { name: 'iOS devices', path: '/ios-devices', ready: pageHeading },
     {
+      name: 'security events with an explanation open',
+      path: '/security-events',
+      ready: heading('Security events'),
+      before: async (p) => {
+        await p.getByRole('button', { name: 'What does this mean?' }).first().click();
+      },
+    },
+    {
       name: 'unlock requests',
       path: '/unlock-requests',
       ready: (p) => p.getByText('khanacademy.org').first(),
