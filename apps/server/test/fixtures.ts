@@ -465,3 +465,34 @@ export function recordPushes(server: TestServer, computerUserIds: string[]) {
     },
   };
 }
+
+/**
+ * Issue 12: the owner invites a co-parent through InviteParent and the invitee accepts from the
+ * emailed link (AcceptParentInvite); returns the co-parent's session.
+ */
+export async function inviteCoParent(
+  server: TestServer,
+  owner: Parent,
+  email = `co-${newToken().slice(0, 8)}@example.com`,
+  password = 'co-parent password',
+) {
+  const invited = await server.call('InviteParent', { email }, { token: owner.token });
+  if (invited.status !== 200) throw new Error(`InviteParent: ${JSON.stringify(invited.body)}`);
+  const link = server.linkIn(server.lastEmailTo(email, 'parent-invite'), '/parent-invite/');
+  const inviteToken = link.pathname.split('/').at(-1)!;
+  const accepted = await server.call('AcceptParentInvite', { token: inviteToken, password });
+  if (accepted.status !== 200)
+    throw new Error(`AcceptParentInvite: ${JSON.stringify(accepted.body)}`);
+  const row = await server.db
+    .selectFrom('co_parents')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return {
+    adminId: accepted.body.adminId as string,
+    token: accepted.body.token as string,
+    email,
+    password,
+    personId: row.id,
+  };
+}

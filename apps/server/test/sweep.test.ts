@@ -24,6 +24,7 @@ import {
   connectedMac,
   connectUser,
   deviceCall,
+  inviteCoParent,
   newChildInput,
   newMac,
   type Parent,
@@ -180,6 +181,14 @@ function idCases(ids: Ids): IdCases {
     GetUnlockRequest: [{ input: ids.unlockRequest }],
     GetUser: [{ input: ids.child }],
     GetUserUnlockRequests: [{ input: ids.child }],
+    // issue 12: filters naming another family's rows match nothing
+    GetAuditLog: [
+      {
+        input: { personId: ids.parent, childId: ids.child },
+        expected: { status: 200, body: { entries: [] } },
+      },
+    ],
+    RemoveParent: [{ input: { id: ids.parent } }],
     // a token is no parent's row: an unknown one is unauthorized (tag magicLinkTokenNotFound)
     LoginMagicLink: [{ input: { token: o() }, expected: { status: 401, type: 'unauthorized' } }],
     // server-behaviour §2.7: a soft failure
@@ -396,6 +405,33 @@ describe("another parent's real rows", () => {
   });
 
   test("Bob's rows are unchanged after the sweep", async () => {
+    expect(await bobsSnapshot()).toEqual(before);
+  });
+});
+
+// issue 12: a co-parent of Alice's family is refused Bob's rows exactly as missing ones, too
+const carol = await inviteCoParent(server, alice);
+
+describe("another family's real rows, as a co-parent", () => {
+  const foreignIdOps = dashboardOps.filter((op) => casesOf(idCases(bobsIds), op).length > 0);
+
+  test('the co-parent sweep covers the operations that take ids', () => {
+    expect(foreignIdOps).toEqual(expect.arrayContaining(['GetUser', 'SaveUser', 'RemoveParent']));
+  });
+
+  test.each(foreignIdOps)('%s answers exactly as for a missing row', async (op) => {
+    const foreign = casesOf(idCases(bobsIds), op);
+    const missing = casesOf(idCases(randomIds()), op);
+    for (const [i, { input }] of foreign.entries()) {
+      const label = `${op} ${JSON.stringify(input)}`;
+      const result = await server.call(op, input, { token: carol.token });
+      expectWellFormed(result, label);
+      const asMissing = await server.call(op, missing[i]!.input, { token: carol.token });
+      expect(comparable(result), label).toEqual(comparable(asMissing));
+    }
+  });
+
+  test("Bob's rows are unchanged after the co-parent sweep", async () => {
     expect(await bobsSnapshot()).toEqual(before);
   });
 });

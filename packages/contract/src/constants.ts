@@ -14,6 +14,12 @@ export const PQL_ERROR_TYPES = [
 
 /** Dashboard operations with auth mode `none`; every other one needs the parent token. */
 export const PUBLIC_DASHBOARD_OPERATIONS = [
+  // two-factor sign-in (issue 12): the second step and password-less passkey sign-in
+  'FinishPasskeyLogin',
+  'LoginSecondFactor',
+  'StartPasskeyLogin',
+  // co-parents (issue 12): the invitee sets a password from the emailed link
+  'AcceptParentInvite',
   'Login',
   'LoginMagicLink',
   'RequestMagicLink',

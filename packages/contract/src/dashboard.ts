@@ -8,8 +8,11 @@ import {
   AdminNotificationTrigger,
   BlockRule,
   DashboardWidgetsOutput,
+  DataExportOutput,
   DaySummary,
   DecideFilterSuspensionRequestInput,
+  FamilyParent,
+  GetAuditLogOutput,
   DeletableEntityType,
   Device,
   GetAdminOutput,
@@ -23,15 +26,19 @@ import {
   NotificationMethodConfig,
   optionalInput,
   ReleaseChannel,
+  SecondFactorCode,
   RequestStatus,
   SaveUserInput,
   SecurityEvent,
+  SessionOrChallengeOutput,
   SharedKey,
+  SignInSecurity,
   SuccessOutput,
   SuspendFilterRequest,
   UnlockRequest,
   User,
   Uuid,
+  WebAuthnJson,
   WebPolicy,
 } from './shared.ts';
 
@@ -52,6 +59,11 @@ export const DeleteActivityItemsInput = inputObject({
 );
 
 export const dashboard = {
+  AcceptParentInvite: {
+    auth: 'none',
+    input: inputObject({ token: Uuid, password: z.string() }),
+    output: LoginOutput,
+  },
   ChildActivitySummaries: {
     auth: 'parent',
     input: inputObject({ childId: Uuid, jsTimezoneOffsetMinutes: z.number() }),
@@ -78,6 +90,11 @@ export const dashboard = {
     output: z.object({ methodId: Uuid }),
   },
   DashboardWidgets: { auth: 'parent', input: null, output: DashboardWidgetsOutput },
+  ConfirmTotpEnrolment: {
+    auth: 'parent',
+    input: inputObject({ code: SecondFactorCode }),
+    output: z.object({ recoveryCodes: z.array(z.string()) }),
+  },
   DecideFilterSuspensionRequest: {
     auth: 'parent',
     input: DecideFilterSuspensionRequestInput,
@@ -93,10 +110,28 @@ export const dashboard = {
     input: inputObject({ id: Uuid, type: DeletableEntityType }),
     output: SuccessOutput,
   },
+  DisableTotp: {
+    auth: 'parent',
+    input: inputObject({ code: SecondFactorCode }),
+    output: SuccessOutput,
+  },
   FamilyActivitySummaries: {
     auth: 'parent',
     input: inputObject({ jsTimezoneOffsetMinutes: z.number() }),
     output: z.array(DaySummary),
+  },
+  FinishPasskeyLogin: {
+    auth: 'none',
+    input: inputObject({ challengeId: Uuid, response: WebAuthnJson }),
+    output: LoginOutput,
+  },
+  FinishPasskeyRegistration: {
+    auth: 'parent',
+    input: inputObject({
+      response: WebAuthnJson,
+      name: optionalInput(z.string().trim().max(LIMITS.name)),
+    }),
+    output: z.object({ passkeyId: Uuid }),
   },
   FlagActivityItems: { auth: 'parent', input: inputArray(Uuid), output: SuccessOutput },
   GetAdmin: { auth: 'parent', input: null, output: GetAdminOutput },
@@ -113,6 +148,20 @@ export const dashboard = {
       children: z.array(z.object({ id: Uuid, name: z.string() })),
     }),
   },
+  GetDataExport: {
+    auth: 'parent',
+    input: inputObject({ exportId: Uuid }),
+    output: DataExportOutput,
+  },
+  GetAuditLog: {
+    auth: 'parent',
+    input: inputObject({
+      before: optionalInput(IsoDate),
+      personId: optionalInput(Uuid),
+      childId: optionalInput(Uuid),
+    }),
+    output: GetAuditLogOutput,
+  },
   GetDevice: { auth: 'parent', input: Uuid, output: Device },
   GetDevices: { auth: 'parent', input: null, output: z.array(Device) },
   GetIdentifiedApps: { auth: 'parent', input: null, output: z.array(IdentifiedApp) },
@@ -122,6 +171,8 @@ export const dashboard = {
     input: null,
     output: z.object({ own: z.array(KeychainSummary), public: z.array(KeychainSummary) }),
   },
+  GetSignInSecurity: { auth: 'parent', input: null, output: SignInSecurity },
+  GetParents: { auth: 'parent', input: null, output: z.array(FamilyParent) },
   GetSuspendFilterRequest: { auth: 'parent', input: Uuid, output: SuspendFilterRequest },
   GetUnlockRequest: { auth: 'parent', input: Uuid, output: UnlockRequest },
   GetUnlockRequests: { auth: 'parent', input: null, output: z.array(UnlockRequest) },
@@ -144,6 +195,11 @@ export const dashboard = {
       }),
     ),
   },
+  InviteParent: {
+    auth: 'parent',
+    input: inputObject({ email: z.string() }),
+    output: SuccessOutput,
+  },
   LatestAppVersions: {
     auth: 'parent',
     input: null,
@@ -158,10 +214,22 @@ export const dashboard = {
   Login: {
     auth: 'none',
     input: inputObject({ email: z.string(), password: z.string() }),
+    // a challenge instead of a session when the person has a second factor (issue 12)
+    output: SessionOrChallengeOutput,
+  },
+  LoginMagicLink: {
+    auth: 'none',
+    input: inputObject({ token: Uuid }),
+    output: SessionOrChallengeOutput,
+  },
+  LoginSecondFactor: {
+    auth: 'none',
+    input: inputObject({ challenge: Uuid, code: SecondFactorCode }),
     output: LoginOutput,
   },
-  LoginMagicLink: { auth: 'none', input: inputObject({ token: Uuid }), output: LoginOutput },
   Logout: { auth: 'parent', input: null, output: SuccessOutput },
+  RemovePasskey: { auth: 'parent', input: inputObject({ id: Uuid }), output: SuccessOutput },
+  RequestDataExport: { auth: 'parent', input: null, output: z.object({ exportId: Uuid }) },
   RequestMagicLink: {
     auth: 'none',
     input: inputObject({
@@ -171,6 +239,7 @@ export const dashboard = {
     }),
     output: SuccessOutput,
   },
+  RemoveParent: { auth: 'parent', input: inputObject({ id: Uuid }), output: SuccessOutput },
   RequestPublicKeychain: {
     auth: 'parent',
     input: inputObject({
@@ -249,6 +318,22 @@ export const dashboard = {
     }),
     // `admin` absent ⇒ "verification email sent"
     output: z.object({ admin: LoginOutput.optional() }),
+  },
+  StartPasskeyLogin: {
+    auth: 'none',
+    // with a challenge from Login: a second factor; without: a password-less sign-in
+    input: inputObject({ secondFactorChallenge: optionalInput(Uuid) }),
+    output: z.object({ challengeId: Uuid, options: WebAuthnJson }),
+  },
+  StartPasskeyRegistration: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ options: WebAuthnJson }),
+  },
+  StartTotpEnrolment: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ secret: z.string(), otpauthUrl: z.string() }),
   },
   StripeUrl: { auth: 'parent', input: null, output: z.object({ url: z.string() }) },
   ToggleChildKeychain: {

@@ -221,6 +221,8 @@ export const GetAdminOutput = z.object({
   verifiedNotificationMethods: z.array(VerifiedNotificationMethod),
   hasAdminChild: z.boolean(),
   monthlyPriceInDollars: z.number(),
+  /** Beyond the reference (issue 12): who is signed in; absent = the owner. */
+  role: z.enum(['owner', 'coParent']).optional(),
 });
 export type GetAdminOutput = z.infer<typeof GetAdminOutput>;
 
@@ -590,3 +592,104 @@ export const GetIOSDeviceOutput = z.object({
     .optional(),
 });
 export type GetIOSDeviceOutput = z.infer<typeof GetIOSDeviceOutput>;
+
+// ---------------------------------------------------------------------------
+// Two-factor sign-in and data export (beyond the reference, issue 12)
+
+/** How a person can finish signing in after the password or magic link. */
+export const SecondFactorMethod = z.enum(['totp', 'passkey']);
+
+/**
+ * With a second factor on, Login and LoginMagicLink answer a short-lived, single-use challenge
+ * instead of a session; LoginSecondFactor or FinishPasskeyLogin redeem it.
+ */
+export const SecondFactorChallengeOutput = z.object({
+  secondFactorChallenge: Uuid,
+  /** Which second factors the person has; absent = only an authenticator code. */
+  secondFactorMethods: z.array(SecondFactorMethod).optional(),
+});
+
+/** A session, as every sign-in answers it. */
+export const SessionOutput = z.object({ adminId: Uuid, token: Uuid });
+
+/** Login / LoginMagicLink: a session (no second factor: today's shape) or a challenge. */
+export const SessionOrChallengeOutput = z.union([SessionOutput, SecondFactorChallengeOutput]);
+
+/** A second factor code: 6 digits from an authenticator app, or a recovery code. */
+export const SecondFactorCode = z.string().trim().min(1).max(64);
+
+/** WebAuthn options and responses travel as the library's JSON objects (@simplewebauthn). */
+export const WebAuthnJson = z.looseObject({});
+
+export const Passkey = z.object({
+  id: Uuid,
+  name: z.string(),
+  createdAt: IsoDate,
+  lastUsedAt: IsoDate.optional(),
+});
+
+export const SignInSecurity = z.object({
+  totpEnabled: z.boolean(),
+  /** Unused recovery codes left (0 without an authenticator app). */
+  recoveryCodesLeft: z.number().int(),
+  passkeys: z.array(Passkey),
+});
+
+export const DataExportStatus = z.enum(['pending', 'building', 'ready', 'failed', 'expired']);
+
+export const DataExportOutput = z.object({
+  status: DataExportStatus,
+  /** 0–100 */
+  progress: z.number(),
+  /** A signed download link, while the ZIP is ready and the link has not expired. */
+  url: z.string().optional(),
+  /** When the download link stops working. */
+  expiresAt: IsoDate.optional(),
+});
+
+// ---------------------------------------------------------------------------
+// Co-parents and the audit log (beyond the reference, issue 12)
+
+export const ParentRole = z.enum(['owner', 'coParent']);
+export type ParentRole = z.infer<typeof ParentRole>;
+
+/** One adult of the family account (GetParents). */
+export const FamilyParent = z.object({
+  id: Uuid,
+  email: z.string(),
+  role: ParentRole,
+  status: z.enum(['active', 'invited']),
+});
+export type FamilyParent = z.infer<typeof FamilyParent>;
+
+/** One field an audited change touched; secrets are never recorded. */
+export const AuditChange = z.object({
+  field: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type AuditChange = z.infer<typeof AuditChange>;
+
+export const AuditLogEntry = z.object({
+  id: Uuid,
+  at: IsoDate,
+  personId: Uuid,
+  personEmail: z.string(),
+  operation: z.string(),
+  entityType: z.string(),
+  entityId: Uuid.optional(),
+  /** The change in words: "dana@example.com changed child Sam: screenshots off → on". */
+  summary: z.string(),
+  /** Beyond the issue: the changed fields one by one. */
+  changes: z.array(AuditChange).optional(),
+  /** Beyond the issue: the child the change concerns, when there is one. */
+  childId: Uuid.optional(),
+});
+export type AuditLogEntry = z.infer<typeof AuditLogEntry>;
+
+export const GetAuditLogOutput = z.object({
+  entries: z.array(AuditLogEntry),
+  /** Pass as `before` for the next (older) page; absent on the last page. */
+  nextBefore: IsoDate.optional(),
+});
+export type GetAuditLogOutput = z.infer<typeof GetAuditLogOutput>;

@@ -31,6 +31,7 @@ type Examples = {
 
 // One realistic request and response per operation; typed, so the helpers are checked too.
 const examples: Examples = {
+  AcceptParentInvite: { input: { token: ids.token, password: 'a long passphrase' }, output: login },
   ChildActivitySummaries: {
     input: { childId: ids.child, jsTimezoneOffsetMinutes: 300 },
     output: {
@@ -43,6 +44,10 @@ const examples: Examples = {
     output: [activityFeed],
   },
   ConfirmPendingNotificationMethod: { input: { id: ids.method, code: 123456 }, output: success },
+  ConfirmTotpEnrolment: {
+    input: { code: '123456' },
+    output: { recoveryCodes: ['k7p2-9xq4-m3td', 'b8r5-2wvn-h6ce'] },
+  },
   CreatePendingAppConnection: { input: { userId: ids.child }, output: { code: 482913 } },
   CreatePendingNotificationMethod: {
     input: { case: 'text', phoneNumber: '+15555550123' },
@@ -83,9 +88,21 @@ const examples: Examples = {
     output: success,
   },
   DeleteEntity_v2: { input: { id: ids.computerUser, type: 'computerUser' }, output: success },
+  DisableTotp: { input: { code: '654321' }, output: success },
   FamilyActivitySummaries: {
     input: { jsTimezoneOffsetMinutes: -120 },
     output: [{ date: at, numApproved: 0, numFlagged: 0, numTotal: 0 }],
+  },
+  FinishPasskeyLogin: {
+    input: {
+      challengeId: ids.token,
+      response: { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {} },
+    },
+    output: login,
+  },
+  FinishPasskeyRegistration: {
+    input: { response: { id: 'cred-1', type: 'public-key', response: {} }, name: 'MacBook' },
+    output: { passkeyId: ids.method },
   },
   FlagActivityItems: { input: [ids.screenshot, ids.keystroke], output: success },
   GetAdmin: {
@@ -113,6 +130,35 @@ const examples: Examples = {
     output: {
       keychains: [{ summary: keychainSummary, children: [ids.child], keys: [key] }],
       children: [{ id: ids.child, name: 'Lily' }],
+    },
+  },
+  GetDataExport: {
+    input: { exportId: ids.token },
+    output: {
+      status: 'ready',
+      progress: 100,
+      url: 'https://dash.example.com/data-export/abc?expires=1&signature=ff',
+      expiresAt: at,
+    },
+  },
+  GetAuditLog: {
+    input: { before: at, personId: ids.admin, childId: ids.child },
+    output: {
+      entries: [
+        {
+          id: ids.notification,
+          at,
+          personId: ids.admin,
+          personEmail: 'dana@example.com',
+          operation: 'SaveUser',
+          entityType: 'child',
+          entityId: ids.child,
+          summary: 'dana@example.com changed child Sam: screenshots enabled off → on',
+          changes: [{ field: 'screenshots enabled', before: 'off', after: 'on' }],
+          childId: ids.child,
+        },
+      ],
+      nextBefore: at,
     },
   },
   GetDevice: { input: ids.mac, output: device },
@@ -147,6 +193,21 @@ const examples: Examples = {
     input: undefined,
     output: { own: [keychainSummary], public: [{ ...keychainSummary, isPublic: true }] },
   },
+  GetSignInSecurity: {
+    input: undefined,
+    output: {
+      totpEnabled: true,
+      recoveryCodesLeft: 9,
+      passkeys: [{ id: ids.method, name: 'MacBook', createdAt: at, lastUsedAt: at }],
+    },
+  },
+  GetParents: {
+    input: undefined,
+    output: [
+      { id: ids.admin, email: 'dana@example.com', role: 'owner', status: 'active' },
+      { id: ids.child, email: 'sam@example.com', role: 'coParent', status: 'invited' },
+    ],
+  },
   GetSuspendFilterRequest: {
     input: ids.suspension,
     output: {
@@ -171,6 +232,7 @@ const examples: Examples = {
     input: undefined,
     output: [{ id: ids.ios, childName: 'Lily', deviceType: 'iPad', osVersion: '17.4' }],
   },
+  InviteParent: { input: { email: 'sam@example.com' }, output: success },
   LatestAppVersions: {
     input: undefined,
     output: { stable: '2.7.1', beta: '2.8.0', canary: '2.8.1' },
@@ -178,11 +240,15 @@ const examples: Examples = {
   LogEvent: { input: { eventId: 'a3f9c2d1', detail: 'clicked upgrade' }, output: success },
   Login: { input: { email: 'parent@example.com', password: 'hunter22' }, output: login },
   LoginMagicLink: { input: { token: ids.token }, output: login },
+  LoginSecondFactor: { input: { challenge: ids.token, code: '123456' }, output: login },
   Logout: { input: undefined, output: success },
+  RemovePasskey: { input: { id: ids.method }, output: success },
+  RequestDataExport: { input: undefined, output: { exportId: ids.token } },
   RequestMagicLink: {
     input: { email: 'parent@example.com', redirect: '/children/123' },
     output: success,
   },
+  RemoveParent: { input: { id: ids.child }, output: success },
   RequestPublicKeychain: {
     input: { searchQuery: 'math games', description: 'Something for 2nd grade math' },
     output: success,
@@ -263,6 +329,22 @@ const examples: Examples = {
     input: { email: 'parent@example.com', password: 'hunter22', gclid: 'Cj0KCQ' },
     output: {},
   },
+  StartPasskeyLogin: {
+    input: {},
+    output: { challengeId: ids.token, options: { challenge: 'abc', rpId: 'example.com' } },
+  },
+  StartPasskeyRegistration: {
+    input: undefined,
+    output: { options: { challenge: 'abc', rp: { id: 'example.com', name: 'Keyward' } } },
+  },
+  StartTotpEnrolment: {
+    input: undefined,
+    output: {
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      otpauthUrl:
+        'otpauth://totp/Keyward:parent%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    },
+  },
   StripeUrl: { input: undefined, output: { url: 'https://checkout.stripe.com/c/pay/cs_1' } },
   ToggleChildKeychain: { input: { keychainId: ids.keychain, childId: ids.child }, output: success },
   UpdateIOSDevice: {
@@ -309,7 +391,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52);
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5); // + issue 12: two-factor, export, co-parents and audit log
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -323,17 +405,21 @@ describe('dashboard operation table', () => {
     const defs = Object.values(dashboard);
     const none = dashboardOperationNames.filter((name) => dashboard[name].auth === 'none');
     expect(none.sort()).toEqual([
+      'AcceptParentInvite',
+      'FinishPasskeyLogin',
       'Login',
       'LoginMagicLink',
+      'LoginSecondFactor',
       'RequestMagicLink',
       'ResetPassword',
       'SaveConferenceEmail',
       'SendPasswordResetEmail',
       'Signup',
+      'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44);
-    expect(defs.filter((def) => def.input === null)).toHaveLength(13);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4);
+    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {
       return dashboard[name].input?.safeParse(ids.child).success === true;
@@ -353,7 +439,7 @@ describe('dashboard operation table', () => {
         dashboard[name].output.safeParse({ success: true }).success &&
         !dashboard[name].output.safeParse({}).success,
     );
-    expect(successOutputs).toHaveLength(22);
+    expect(successOutputs).toHaveLength(22 + 2 + 2); // + InviteParent, RemoveParent
 
     const arrayOutputs = dashboardOperationNames.filter(
       (name) => dashboard[name].output.safeParse([]).success,
@@ -363,6 +449,7 @@ describe('dashboard operation table', () => {
       'FamilyActivitySummaries',
       'GetDevices',
       'GetIdentifiedApps',
+      'GetParents',
       'GetUnlockRequests',
       'GetUserUnlockRequests',
       'GetUsers',
@@ -694,5 +781,73 @@ describe('GetIOSDevice output: the optional pending suspension requests', () => 
     ],
   ])('rejects %s', (_, value) => {
     expect(dashboard.GetIOSDevice.output.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('two-factor sign-in (issue 12)', () => {
+  it.each(['Login', 'LoginMagicLink'] as const)(
+    '%s answers a session (today) or a second-factor challenge',
+    (name) => {
+      const output = dashboard[name].output;
+      expect(output.parse(login)).toEqual(login);
+      expect(output.parse({ secondFactorChallenge: ids.token })).toEqual({
+        secondFactorChallenge: ids.token,
+      });
+      expect(
+        output.safeParse({ secondFactorChallenge: ids.token, secondFactorMethods: ['passkey'] })
+          .success,
+      ).toBe(true);
+      expect(output.safeParse({ secondFactorChallenge: 'nope' }).success).toBe(false);
+      expect(output.safeParse({ adminId: ids.admin }).success).toBe(false);
+    },
+  );
+
+  it.each([
+    ['a 6-digit code', '123456', true],
+    ['a recovery code', 'k7p2-9xq4-m3td', true],
+    ['an empty code', '', false],
+    ['a number instead of a string', 123456, false],
+    ['a code over 64 characters', 'x'.repeat(65), false],
+  ])('LoginSecondFactor takes %s: %s', (_what, code, ok) => {
+    expect(
+      dashboard.LoginSecondFactor.input.safeParse({ challenge: ids.token, code }).success,
+    ).toBe(ok);
+  });
+});
+
+describe('co-parents and the audit log (issue 12)', () => {
+  it('InviteParent needs an email; RemoveParent a UUID', () => {
+    expect(dashboard.InviteParent.input.safeParse({}).success).toBe(false);
+    expect(dashboard.RemoveParent.input.safeParse({ id: 'nope' }).success).toBe(false);
+    expect(dashboard.RemoveParent.input.parse({ id: ids.child.toUpperCase() })).toEqual({
+      id: ids.child,
+    });
+  });
+
+  it('GetParents roles and statuses are closed lists', () => {
+    const parent = { id: ids.admin, email: 'a@b.c', role: 'owner', status: 'active' };
+    expect(dashboard.GetParents.output.safeParse([parent]).success).toBe(true);
+    expect(dashboard.GetParents.output.safeParse([{ ...parent, role: 'admin' }]).success).toBe(
+      false,
+    );
+    expect(dashboard.GetParents.output.safeParse([{ ...parent, status: 'gone' }]).success).toBe(
+      false,
+    );
+  });
+
+  it('GetAuditLog filters are all optional; before is an ISO date', () => {
+    expect(dashboard.GetAuditLog.input.parse({})).toEqual({});
+    expect(dashboard.GetAuditLog.input.parse({ before: null, personId: null })).toEqual({});
+    expect(dashboard.GetAuditLog.input.safeParse({ before: 'yesterday' }).success).toBe(false);
+    expect(dashboard.GetAuditLog.output.safeParse({ entries: [] }).success).toBe(true);
+  });
+
+  it('AcceptParentInvite needs a UUID token and a password', () => {
+    expect(dashboard.AcceptParentInvite.auth).toBe('none');
+    expect(dashboard.AcceptParentInvite.input.safeParse({ token: ids.token }).success).toBe(false);
+    expect(
+      dashboard.AcceptParentInvite.input.safeParse({ token: 'x', password: 'long enough pw' })
+        .success,
+    ).toBe(false);
   });
 });

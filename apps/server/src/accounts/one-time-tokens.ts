@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { OneTimeTokensTable, TokenPurpose } from '../db/schema.ts';
 import { addMs, DAY, HOUR, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
@@ -15,6 +16,8 @@ export async function mintOneTimeToken(
   ctx: RequestContext,
   parentId: string,
   purpose: TokenPurpose,
+  /** a co-parent's magic link or reset (issue 12); absent = the owner's */
+  personId?: string,
 ): Promise<string> {
   const token = newToken();
   const now = ctx.clock.now();
@@ -25,6 +28,7 @@ export async function mintOneTimeToken(
       purpose,
       token_hash: hashToken(token),
       parent_id: parentId,
+      person_id: personId === undefined || personId === parentId ? null : personId,
       expires_at: toDbTime(addMs(now, TOKEN_LIFETIME_MS[purpose])),
       used_at: null,
       created_at: toDbTime(now),
@@ -35,7 +39,7 @@ export async function mintOneTimeToken(
 
 export type TokenLookup =
   | { state: 'unknown' }
-  | { state: 'expired' | 'used' | 'valid'; row: OneTimeTokensTable };
+  | { state: 'expired' | 'used' | 'valid'; row: Selectable<OneTimeTokensTable> };
 
 /** A token of another purpose is `unknown`: it can only be redeemed by its own operation. */
 export async function lookupOneTimeToken(

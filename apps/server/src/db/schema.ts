@@ -48,6 +48,8 @@ export interface DashboardSessionsTable {
   id: string;
   token_hash: string;
   parent_id: string;
+  /** The co-parent this session is for; null = the account owner. */
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Ts;
   expires_at: Ts;
   revoked_at: Ts | null;
@@ -55,6 +57,8 @@ export interface DashboardSessionsTable {
 export interface NotificationMethodsTable {
   id: string;
   parent_id: string;
+  /** The co-parent who made it; null = the account owner. */
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
   config: DbJson;
   config_fingerprint: string;
   created_at: Ts;
@@ -62,6 +66,8 @@ export interface NotificationMethodsTable {
 export interface NotificationsTable {
   id: string;
   parent_id: string;
+  /** The co-parent who made it; null = the account owner. */
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
   method_id: string;
   trigger: NotificationTrigger;
   created_at: Ts;
@@ -367,6 +373,8 @@ export interface OneTimeTokensTable {
   purpose: TokenPurpose;
   token_hash: string;
   parent_id: string;
+  /** A co-parent's magic link or password reset; null = the account owner's. */
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Ts;
   used_at: Ts | null;
   created_at: Ts;
@@ -381,6 +389,7 @@ export interface ConnectionCodesTable {
 export interface PendingNotificationMethodsTable {
   id: string;
   parent_id: string;
+  person_id: ColumnType<string | null, string | null | undefined, string | null>;
   config: DbJson;
   code_hash: string;
   expires_at: Ts;
@@ -405,7 +414,118 @@ export interface JobRunsTable {
   finished_at: Ts | null;
 }
 
+// issue 12: co-parents and the audit log
+export interface CoParentsTable {
+  /** The person's id (what ParentContext.personId holds for a co-parent). */
+  id: string;
+  parent_id: string;
+  email: string;
+  /** null until the invitation is accepted */
+  password_hash: string | null;
+  status: 'invited' | 'active';
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface ParentInvitationsTable {
+  id: string;
+  co_parent_id: string;
+  token_hash: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
+export interface AuditLogTable {
+  id: string;
+  parent_id: string;
+  person_id: string;
+  person_email: string;
+  operation: string;
+  entity_type: string;
+  entity_id: string | null;
+  child_id: string | null;
+  summary: string;
+  /** [{ field, before, after }] without secrets */
+  changes: DbJson;
+  created_at: Ts;
+}
+
+// issue 12: two-factor sign-in and the data export (migration 0013). person_id = the person
+// (the owner's parents.id or a co-parent's id); parent_id = the family account.
+export interface TotpFactorsTable {
+  person_id: string;
+  parent_id: string;
+  /** tokens.encrypt(base32 secret) */
+  secret_encrypted: string;
+  /** null while enrolling */
+  confirmed_at: Ts | null;
+  /** the last accepted code's time step: a code is never accepted twice */
+  last_time_step: DbBigInt | null;
+  created_at: Ts;
+  updated_at: Ts;
+}
+export interface RecoveryCodesTable {
+  id: string;
+  parent_id: string;
+  person_id: string;
+  /** tokens.hmac(normalised code) */
+  code_hash: string;
+  used_at: Ts | null;
+  created_at: Ts;
+}
+export interface SecondFactorChallengesTable {
+  id: string;
+  token_hash: string;
+  parent_id: string;
+  person_id: string;
+  /** the security event detail of the first step, e.g. "using email/password" */
+  first_step: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
+export interface PasskeysTable {
+  id: string;
+  parent_id: string;
+  person_id: string;
+  /** base64url credential id */
+  credential_id: string;
+  /** base64url COSE public key */
+  public_key: string;
+  counter: DbBigInt;
+  transports: DbJson;
+  name: string;
+  created_at: Ts;
+  last_used_at: Ts | null;
+}
+export interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: 'registration' | 'login';
+  parent_id: string | null;
+  person_id: string | null;
+  second_factor_challenge_id: string | null;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
+export interface DataExportsTable {
+  id: string;
+  parent_id: string;
+  person_id: string;
+  status: 'pending' | 'building' | 'ready' | 'failed';
+  progress: number;
+  storage_key: string | null;
+  size_bytes: DbBigInt | null;
+  error: string | null;
+  created_at: Ts;
+  updated_at: Ts;
+  expires_at: Ts | null;
+}
+
 export interface Database {
+  co_parents: CoParentsTable;
+  parent_invitations: ParentInvitationsTable;
+  audit_log: AuditLogTable;
   parents: ParentsTable;
   dashboard_sessions: DashboardSessionsTable;
   notification_methods: NotificationMethodsTable;
@@ -448,6 +568,12 @@ export interface Database {
   rate_limit_counters: RateLimitCountersTable;
   device_presence: DevicePresenceTable;
   job_runs: JobRunsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  second_factor_challenges: SecondFactorChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  data_exports: DataExportsTable;
 }
 
 // `Generated` is re-exported so later tables can use it without another import line.

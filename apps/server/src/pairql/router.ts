@@ -11,7 +11,8 @@ import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
 import { oncePerRequest } from '../services/rate-limit.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
-import type { RequestContext, Services } from './context.ts';
+import { runAudited } from '../audit/record.ts';
+import type { ParentContext, RequestContext, Services } from './context.ts';
 import {
   badRequest,
   iosDeviceTokenNotFound,
@@ -23,6 +24,7 @@ import {
   userTokenNotFound,
 } from './errors.ts';
 import type { Resolver } from './resolver.ts';
+import { assertRoleMayCall } from './roles.ts';
 
 export const BODY_LIMIT_BYTES = 512 * 1024;
 
@@ -183,8 +185,8 @@ async function handle(
       ...base,
       parentId: session.parentId,
       sessionId: session.id,
-      personId: session.parentId,
-      role: 'owner',
+      personId: session.personId,
+      role: session.role,
     } as RequestContext;
   } else if (def.auth === 'device') {
     const device = await findMacPrincipal(db, clock, request.headers['x-usertoken']);
@@ -200,7 +202,15 @@ async function handle(
   if (!resolver) throw notAvailableYet('a3f9c1d2', `Operation ${opName}`);
 
   const input = parseInput(def, request.body, resolver.replacesNulCharacters === true);
-  const output = await resolveRacing(resolver, input, ctx);
+  let output: unknown;
+  if (def.auth === 'parent' && namespace.name === 'dashboard') {
+    // issue 12: owner-only operations (pairql/roles.ts), then the audit log (audit/record.ts)
+    const parentCtx = ctx as ParentContext;
+    assertRoleMayCall(parentCtx, opName, input);
+    output = await runAudited(parentCtx, opName, input, () => resolveRacing(resolver, input, ctx));
+  } else {
+    output = await resolveRacing(resolver, input, ctx);
+  }
 
   if (config.mode !== 'production') {
     const checked = def.output.safeParse(output);
@@ -287,12 +297,19 @@ async function findSession(db: Db, clock: Clock, header: string | string[] | und
   if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
   const row = await db
     .selectFrom('dashboard_sessions')
-    .select(['id', 'parent_id'])
+    .select(['id', 'parent_id', 'person_id'])
     .where('token_hash', '=', hashToken(header))
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', toDbTime(clock.now()))
     .executeTakeFirst();
-  return row ? { id: row.id, parentId: row.parent_id } : undefined;
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    parentId: row.parent_id,
+    // issue 12: a co-parent's session names the person; the owner's has no person_id
+    personId: row.person_id ?? row.parent_id,
+    role: row.person_id === null ? ('owner' as const) : ('coParent' as const),
+  };
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 export interface TemplateParams {
   'initial-signup': { url: string };
   'magic-link': { url: string };
+  /** Issue 12: the account owner invited this address as a co-parent. */
+  'parent-invite': { url: string; ownerEmail: string };
   'magic-link-no-account': { signupUrl: string };
   'password-reset': { url: string };
   'password-reset-no-account': { signupUrl: string };
@@ -48,6 +50,14 @@ export interface TemplateParams {
   'overdue-to-unpaid': { url: string };
   'paid-to-overdue': { url: string };
   'unpaid-to-pending-delete': { url: string; daysUntilDeletion: number };
+  /** Sign-in security changes of one person (issue 12); `settingsUrl` = /settings. */
+  'totp-enabled': { settingsUrl: string };
+  'totp-disabled': { settingsUrl: string };
+  'recovery-code-used': { codesLeft: number; settingsUrl: string };
+  'passkey-added': { name: string; settingsUrl: string };
+  'passkey-removed': { name: string; settingsUrl: string };
+  /** The family's data export is ready: a signed link that expires. */
+  'data-export-ready': { url: string; expiresInHours: number };
 }
 
 export type TemplateName = keyof TemplateParams;
@@ -91,6 +101,9 @@ type Templates = {
   [Name in TemplateName]: (params: TemplateParams[Name], ctx: TemplateContext) => TemplateParts;
 };
 
+const NOT_YOU =
+  "If this wasn't you, change your password now and check Sign-in security in Settings.";
+
 const templates: Templates = {
   'initial-signup': ({ url }, { appName }) => ({
     subject: `Verify your email to start using ${appName}`,
@@ -99,6 +112,17 @@ const templates: Templates = {
     ],
     action: { label: 'Verify my email', url },
     footnotes: ['This link works for 24 hours. If you did not sign up, you can ignore this email.'],
+  }),
+  'parent-invite': ({ url, ownerEmail }, { appName }) => ({
+    subject: `${ownerEmail} invited you to ${appName}`,
+    paragraphs: [
+      `${ownerEmail} invited you to help look after their family on ${appName}: you will see and manage the same children, computers, keychains and requests.`,
+      'Click the button below to choose your password.',
+    ],
+    action: { label: 'Accept the invitation', url },
+    footnotes: [
+      'This link works once, for 7 days. If you did not expect it, you can ignore this email.',
+    ],
   }),
   'magic-link': ({ url }, { appName }) => ({
     subject: `Your ${appName} login link`,
@@ -249,6 +273,52 @@ const templates: Templates = {
       `Your ${appName} account has been unpaid for a year. In ${daysUntilDeletion} days it will be deleted with all its children, keychains and activity. To keep it, start a subscription:`,
     ],
     action: { label: 'Resolve payment status', url },
+  }),
+  'totp-enabled': ({ settingsUrl }, { appName }) => ({
+    subject: `Two-step sign-in is on for your ${appName} account`,
+    paragraphs: [
+      `An authenticator app was set up for your ${appName} account. From now on, signing in asks for a code from that app after your password or login link.`,
+    ],
+    action: { label: 'Review sign-in security', url: settingsUrl },
+    footnotes: [NOT_YOU],
+  }),
+  'totp-disabled': ({ settingsUrl }, { appName }) => ({
+    subject: `Two-step sign-in was turned off for your ${appName} account`,
+    paragraphs: [
+      `The authenticator app was removed from your ${appName} account, and its recovery codes no longer work.`,
+    ],
+    action: { label: 'Review sign-in security', url: settingsUrl },
+    footnotes: [NOT_YOU],
+  }),
+  'recovery-code-used': ({ codesLeft, settingsUrl }, { appName }) => ({
+    subject: `A recovery code was used to sign in to ${appName}`,
+    paragraphs: [
+      `Someone signed in to your ${appName} account with one of your recovery codes. Each code works once; you have ${codesLeft} left.`,
+    ],
+    action: { label: 'Review sign-in security', url: settingsUrl },
+    footnotes: [NOT_YOU],
+  }),
+  'passkey-added': ({ name, settingsUrl }, { appName }) => ({
+    subject: `A passkey was added to your ${appName} account`,
+    paragraphs: [`The passkey "${name}" can now be used to sign in to your ${appName} account.`],
+    action: { label: 'Review sign-in security', url: settingsUrl },
+    footnotes: [NOT_YOU],
+  }),
+  'passkey-removed': ({ name, settingsUrl }, { appName }) => ({
+    subject: `A passkey was removed from your ${appName} account`,
+    paragraphs: [`The passkey "${name}" can no longer be used to sign in to ${appName}.`],
+    action: { label: 'Review sign-in security', url: settingsUrl },
+    footnotes: [NOT_YOU],
+  }),
+  'data-export-ready': ({ url, expiresInHours }, { appName }) => ({
+    subject: `Your ${appName} data is ready to download`,
+    paragraphs: [
+      `The copy of your family's ${appName} data that you asked for is ready: a ZIP file with your account, children, computers, keychains, requests, notifications, security events and activity, screenshots included.`,
+    ],
+    action: { label: 'Download my data', url },
+    footnotes: [
+      `This link works for ${expiresInHours} hours. If you did not ask for this, change your password now.`,
+    ],
   }),
   'verify-notification-email': ({ code }, { appName }) => ({
     subject: `Your ${appName} verification code`,

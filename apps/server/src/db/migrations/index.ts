@@ -3,6 +3,8 @@ import { initialMigration } from './0001_initial.ts';
 import { appCatalogueMigration } from './0002_app_catalogue.ts';
 import { publicKeychainsMigration } from './0003_public_keychains.ts';
 import { iosBlockGroupsMigration } from './0005_ios_block_groups.ts';
+import { coParentsMigration } from './0012_co_parents.ts';
+import { twoFactorExportMigration } from './0013_two_factor_export.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -12,6 +14,8 @@ const migrations: Record<string, PortableMigration> = {
   '0002_app_catalogue': appCatalogueMigration,
   '0003_public_keychains': publicKeychainsMigration,
   '0005_ios_block_groups': iosBlockGroupsMigration,
+  '0012_co_parents': coParentsMigration,
+  '0013_two_factor_export': twoFactorExportMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NotificationMethodConfig } from '@keyward/contract/shared';
+import { ofPerson, personColumn } from '../../accounts/people.ts';
 import { fromDbJson, toDbJson, toDbTime } from '../../db/values.ts';
 import {
   configFingerprint,
@@ -28,6 +29,8 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
     .deleteFrom('pending_notification_methods')
     .where('id', '=', input.id)
     .where('parent_id', '=', ctx.parentId)
+    // issue 12: only the person who started it can confirm it
+    .where(ofPerson(ctx))
     .returning(['id', 'config', 'code_hash', 'expires_at'])
     .executeTakeFirst();
 
@@ -47,6 +50,7 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
     .values({
       id: pending.id,
       parent_id: ctx.parentId,
+      person_id: personColumn(ctx),
       config: toDbJson(stored),
       config_fingerprint: configFingerprint(plainConfig(stored, tokens), tokens),
       created_at: toDbTime(now),

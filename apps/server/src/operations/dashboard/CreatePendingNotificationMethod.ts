@@ -1,4 +1,5 @@
 import { checkNotificationMethodConfig } from '@keyward/domain/notifications';
+import { personColumn } from '../../accounts/people.ts';
 import { HOUR, addMs, toDbJson, toDbTime } from '../../db/values.ts';
 import { configFingerprint, toStoredConfig } from '../../notifications/method-config.ts';
 import { badRequest, serverError, unauthorized } from '../../pairql/errors.ts';
@@ -58,6 +59,8 @@ export default dashboardResolver('CreatePendingNotificationMethod', async (input
     .values({
       id: methodId,
       parent_id: ctx.parentId,
+      // issue 12: the method will belong to the person adding it
+      person_id: personColumn(ctx),
       config: toDbJson(toStoredConfig(config, tokens)),
       code_hash: tokens.hmac(code),
       expires_at: toDbTime(addMs(now, PENDING_METHOD_LIFETIME_MS)),

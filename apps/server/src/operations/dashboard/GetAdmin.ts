@@ -2,6 +2,7 @@ import { wireSubscriptionStatus } from '../../accounts/subscription-status.ts';
 import { fromDbJson } from '../../db/values.ts';
 import { type StoredMethodConfig, toWireConfig } from '../../notifications/method-config.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
+import { ofPerson } from '../../accounts/people.ts';
 import { ownedParent } from '../ownership.ts';
 
 // server-behaviour §3.8
@@ -12,6 +13,7 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       .selectFrom('notifications')
       .select(['id', 'trigger', 'method_id'])
       .where('parent_id', '=', ctx.parentId)
+      .where(ofPerson(ctx))
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
@@ -19,6 +21,7 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       .selectFrom('notification_methods')
       .select(['id', 'config'])
       .where('parent_id', '=', ctx.parentId)
+      .where(ofPerson(ctx))
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
@@ -51,5 +54,7 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
     })),
     hasAdminChild: adminUser !== undefined,
     monthlyPriceInDollars: parent.monthly_price / 100,
+    // issue 12: the dashboard hides owner-only actions from co-parents
+    ...(ctx.role === 'coParent' ? { role: 'coParent' as const } : {}),
   };
 });

@@ -1,5 +1,6 @@
 import { validEmail } from '../../accounts/email-address.ts';
 import { mintOneTimeToken } from '../../accounts/one-time-tokens.ts';
+import { findActiveCoParentByEmail } from '../../accounts/people.ts';
 import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { RATE_LIMITS } from '../../services/rate-limit.ts';
@@ -35,7 +36,16 @@ export default dashboardResolver('RequestMagicLink', async (input, ctx) => {
     .where('email', '=', email)
     .executeTakeFirst();
 
-  if (!parent) {
+  // issue 12: a co-parent's link signs in that co-parent
+  const coParent = parent ? undefined : await findActiveCoParentByEmail(ctx.db, email);
+  if (coParent) {
+    const token = await mintOneTimeToken(ctx, coParent.parent_id, 'magicLink', coParent.id);
+    const redirect = safeRedirect(input.redirect);
+    const query = redirect ? `?redirect=${encodeURIComponent(redirect)}` : '';
+    await ctx.services.email.send('magic-link', coParent.email, {
+      url: `${ctx.dashboardUrl}/otp/${token}${query}`,
+    });
+  } else if (!parent) {
     await ctx.services.email.send('magic-link-no-account', email, {
       signupUrl: `${ctx.dashboardUrl}/signup`,
     });

@@ -4,6 +4,7 @@ import {
   markTokenUsed,
   revokeOneTimeTokens,
 } from '../../accounts/one-time-tokens.ts';
+import { revokePersonSessions } from '../../accounts/people.ts';
 import { revokeAllSessions } from '../../accounts/sessions.ts';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
@@ -27,6 +28,24 @@ export default dashboardResolver('ResetPassword', async (input, ctx) => {
   if (lookup.state !== 'valid') return { success: false };
   const parentId = lookup.row.parent_id;
   const passwordHash = await hashPassword(input.password);
+  // issue 12: a co-parent's reset changes only that person's password and sessions
+  const coParentId = lookup.row.person_id;
+  if (coParentId !== null) {
+    const changed = await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      if (!(await markTokenUsed(tx, lookup.row.id))) return false;
+      await trx
+        .updateTable('co_parents')
+        .set({ password_hash: passwordHash, updated_at: toDbTime(ctx.clock.now()) })
+        .where('id', '=', coParentId)
+        .execute();
+      await revokePersonSessions(tx, coParentId);
+      return true;
+    });
+    if (!changed) return { success: false };
+    await recordSecurityEvent(ctx, parentId, 'passwordChanged', 'co-parent');
+    return { success: true };
+  }
   // Spending the token, the new password, signing out every session and spending every other
   // magic-link and reset token happen together or not at all.
   const isChanged = await ctx.db.transaction().execute(async (trx) => {

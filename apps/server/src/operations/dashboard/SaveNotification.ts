@@ -1,4 +1,5 @@
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
+import { mine, personColumn } from '../../accounts/people.ts';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import type { ParentContext } from '../../pairql/context.ts';
@@ -15,8 +16,15 @@ const TRIGGER_WORDS: Record<AdminNotificationTrigger, string> = {
 // id (an id already taken → badRequest); updates change method and trigger of an own rule. One
 // (method, trigger) pair per parent: a second one → badRequest, nothing changed.
 export default dashboardResolver('SaveNotification', async (input, ctx) => {
-  const rule = input.isNew ? undefined : await ownedNotification(ctx.db, ctx.parentId, input.id);
-  const method = await ownedNotificationMethod(ctx.db, ctx.parentId, input.methodId);
+  // issue 12: rules and methods are the acting person's own (accounts/people.ts `mine`)
+  const rule = input.isNew
+    ? undefined
+    : mine(ctx, await ownedNotification(ctx.db, ctx.parentId, input.id), 'Notification');
+  const method = mine(
+    ctx,
+    await ownedNotificationMethod(ctx.db, ctx.parentId, input.methodId),
+    'NotificationMethod',
+  );
   await refuseDuplicate(ctx, method.id, input.trigger, rule?.id);
 
   if (rule) {
@@ -34,6 +42,7 @@ export default dashboardResolver('SaveNotification', async (input, ctx) => {
     .values({
       id: input.id,
       parent_id: ctx.parentId,
+      person_id: personColumn(ctx),
       method_id: method.id,
       trigger: input.trigger,
       created_at: toDbTime(ctx.clock.now()),

@@ -1,5 +1,6 @@
 import { validEmail } from '../../accounts/email-address.ts';
 import { mintOneTimeToken } from '../../accounts/one-time-tokens.ts';
+import { findActiveCoParentByEmail } from '../../accounts/people.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { RATE_LIMITS } from '../../services/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
@@ -25,6 +26,16 @@ export default dashboardResolver('SendPasswordResetEmail', async (input, ctx) =>
     .where('email', '=', email)
     .executeTakeFirst();
 
+  // issue 12: a co-parent resets their own password
+  const coParent = parent ? undefined : await findActiveCoParentByEmail(ctx.db, email);
+  if (coParent) {
+    const token = await mintOneTimeToken(ctx, coParent.parent_id, 'passwordReset', coParent.id);
+    await recordSecurityEvent(ctx, coParent.parent_id, 'passwordResetRequested', coParent.email);
+    await ctx.services.email.send('password-reset', coParent.email, {
+      url: `${ctx.dashboardUrl}/reset-password/${token}`,
+    });
+    return { success: true };
+  }
   if (!parent) {
     await ctx.services.email.send('password-reset-no-account', email, {
       signupUrl: `${ctx.dashboardUrl}/signup`,

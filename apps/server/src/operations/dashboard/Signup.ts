@@ -1,5 +1,6 @@
 import { signupPasswordProblem } from '@keyward/domain/passwords';
 import { validEmail } from '../../accounts/email-address.ts';
+import { emailInUse } from '../../accounts/people.ts';
 import { createSession } from '../../accounts/sessions.ts';
 import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { addMs, DAY, toDbTime } from '../../db/values.ts';
@@ -63,6 +64,15 @@ export default dashboardResolver('Signup', async (input, ctx) => {
       resetUrl: `${ctx.dashboardUrl}/reset-password`,
     });
     await recordSecurityEvent(ctx, existing.id, 'loginFailed', 'signup with an existing email');
+    return {};
+  }
+
+  // issue 12: a co-parent's email never becomes an account of its own (answered like an existing one)
+  if (await emailInUse(ctx.db, email)) {
+    await ctx.services.email.send('re-signup', email, {
+      loginUrl: `${ctx.dashboardUrl}/login`,
+      resetUrl: `${ctx.dashboardUrl}/reset-password`,
+    });
     return {};
   }
 

@@ -1,4 +1,5 @@
 import { isMethodDeletable } from '@keyward/domain/notifications';
+import { mine } from '../../../accounts/people.ts';
 import { fromDbJson } from '../../../db/values.ts';
 import { type StoredMethodConfig, toWireConfig } from '../../../notifications/method-config.ts';
 import { badRequest } from '../../../pairql/errors.ts';
@@ -8,7 +9,12 @@ import { deleteEntityHandler } from './handler.ts';
 // server-behaviour §3.2 and the spec's deletable flag: an own verified method that no notification
 // uses and that is not the email method for the account's own address.
 export default deleteEntityHandler(async (id, ctx) => {
-  const method = await ownedNotificationMethod(ctx.db, ctx.parentId, id);
+  // issue 12: only the person's own methods (accounts/people.ts `mine`)
+  const method = mine(
+    ctx,
+    await ownedNotificationMethod(ctx.db, ctx.parentId, id),
+    'NotificationMethod',
+  );
   const parent = await ownedParent(ctx.db, ctx.parentId, ctx.parentId);
   const rules = await ctx.db
     .selectFrom('notifications')

@@ -1,0 +1,198 @@
+import type { AuditChange } from '@keyward/contract/shared';
+import { personEmail } from '../accounts/people.ts';
+import type { Db } from '../db/database.ts';
+import { addMs, DAY, fromDbJson, toDbJson, toDbTime } from '../db/values.ts';
+import type { ParentContext } from '../pairql/context.ts';
+import { isUuid, newToken } from '../services/tokens.ts';
+import { AUDITED_OPERATIONS, type AuditDescriptor, type Snapshot } from './operations.ts';
+
+/** Audit entries are kept for one year (issue 12). */
+export const AUDIT_RETENTION_MS = 365 * DAY;
+export const AUDIT_PAGE_SIZE = 50;
+const MAX_VALUE_LENGTH = 200;
+
+/** The fields whose values differ between two snapshots (absent = null). */
+export function changedFields(before: Snapshot | undefined, after: Snapshot | undefined) {
+  const names = new Set([
+    ...Object.keys(before?.fields ?? {}),
+    ...Object.keys(after?.fields ?? {}),
+  ]);
+  const changes: AuditChange[] = [];
+  for (const field of names) {
+    const from = clip(before?.fields[field] ?? null);
+    const to = clip(after?.fields[field] ?? null);
+    if (from !== to) changes.push({ field, before: from, after: to });
+  }
+  return changes;
+}
+
+function clip(value: string | null): string | null {
+  if (value === null || value === '') return value === '' ? null : value;
+  return value.length > MAX_VALUE_LENGTH ? `${value.slice(0, MAX_VALUE_LENGTH - 1)}…` : value;
+}
+
+const words = (camel: string) => camel.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+function changeWords(change: AuditChange): string {
+  const isSwitch = (value: string | null) => value === 'on' || value === 'off';
+  if (isSwitch(change.before) && isSwitch(change.after)) {
+    return `turned ${change.field} ${change.after}`;
+  }
+  if (change.before === null) return `set ${change.field} to "${change.after}"`;
+  if (change.after === null) return `cleared ${change.field} (was "${change.before}")`;
+  return `changed ${change.field} from "${change.before}" to "${change.after}"`;
+}
+
+/** The entry in words: "dana@example.com turned screenshots on for Sam". */
+export function summarise(input: {
+  who: string;
+  operation: string;
+  entityType: string;
+  before: Snapshot | undefined;
+  after: Snapshot | undefined;
+  changes: AuditChange[];
+  description: string | undefined;
+}): string {
+  const { who, entityType, before, after, changes, description } = input;
+  const type = words(entityType);
+  const label = after?.label ?? before?.label;
+  const what = label ? `${type} ${label}` : type;
+  if (description) {
+    const detail = changes.length > 0 ? `: ${changes.map(changeWords).join(', ')}` : '';
+    return `${who} ${description}${detail}`;
+  }
+  if (!before && after) return `${who} added ${what}`;
+  if (before && !after) return `${who} deleted ${what}`;
+  if (!before && !after) return `${who} used ${input.operation}`;
+  if (changes.length === 0) return `${who} saved ${what} without changes`;
+  const target = entityType === 'child' ? `for ${label}` : `of ${what}`;
+  return `${who} ${changes.map(changeWords).join(', ')} ${target}`;
+}
+
+function entityTypeOf(descriptor: AuditDescriptor, input: unknown): string {
+  return typeof descriptor.entityType === 'function'
+    ? descriptor.entityType(input)
+    : descriptor.entityType;
+}
+
+async function snapshotOf(
+  descriptor: AuditDescriptor,
+  ctx: ParentContext,
+  input: unknown,
+  output: unknown,
+): Promise<Snapshot | undefined> {
+  if (!descriptor.snapshot || !descriptor.entityId) return undefined;
+  const id = descriptor.entityId(input, output);
+  if (id === undefined) return undefined;
+  return descriptor.snapshot(ctx.db, ctx.parentId, id, input);
+}
+
+/**
+ * Runs a dashboard operation and records it in the audit log when it is a mutation: the entity's
+ * fields before, the resolver, the fields after, one entry. A failed operation records nothing.
+ */
+export async function runAudited<T>(
+  ctx: ParentContext,
+  operation: string,
+  input: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const descriptor = Object.hasOwn(AUDITED_OPERATIONS, operation)
+    ? AUDITED_OPERATIONS[operation]
+    : undefined;
+  if (!descriptor) return run();
+  const before = await snapshotOf(descriptor, ctx, input, undefined);
+  const output = await run();
+  const after = await snapshotOf(descriptor, ctx, input, output);
+  const entityType = entityTypeOf(descriptor, input);
+  // the account itself was deleted: its audit log went with it (cascade), nothing to record
+  if (entityType === 'account' && before && !after) return output;
+  const changes = changedFields(before, after);
+  const who = await personEmail(ctx.db, ctx.parentId, ctx.personId);
+  const rawId = after?.id ?? before?.id ?? descriptor.entityId?.(input, output);
+  const entityId = rawId !== undefined && isUuid(rawId) ? rawId.toLowerCase() : null;
+  const childId = after?.childId ?? before?.childId ?? descriptor.childId?.(input) ?? null;
+  // strictly newer than the family's last entry, so `before` paging never skips a tie
+  const latest = await ctx.db
+    .selectFrom('audit_log')
+    .select('created_at')
+    .where('parent_id', '=', ctx.parentId)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const now = ctx.clock.now();
+  const at =
+    latest && latest.created_at >= toDbTime(now)
+      ? toDbTime(addMs(new Date(latest.created_at), 1))
+      : toDbTime(now);
+  await ctx.db
+    .insertInto('audit_log')
+    .values({
+      id: newToken(),
+      parent_id: ctx.parentId,
+      person_id: ctx.personId,
+      person_email: who,
+      operation,
+      entity_type: entityType,
+      entity_id: entityId,
+      child_id: childId,
+      summary: summarise({
+        who,
+        operation,
+        entityType,
+        before,
+        after,
+        changes,
+        description: descriptor.describe?.(input),
+      }),
+      changes: toDbJson(changes),
+      created_at: at,
+    })
+    .execute();
+  return output;
+}
+
+/** One page of the family's audit log, newest first (GetAuditLog). */
+export async function auditLogPage(
+  db: Db,
+  parentId: string,
+  filters: { before?: string; personId?: string; childId?: string },
+) {
+  let query = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('parent_id', '=', parentId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(AUDIT_PAGE_SIZE + 1);
+  if (filters.before) query = query.where('created_at', '<', toDbTime(new Date(filters.before)));
+  if (filters.personId) query = query.where('person_id', '=', filters.personId);
+  if (filters.childId) query = query.where('child_id', '=', filters.childId);
+  const rows = await query.execute();
+  const page = rows.slice(0, AUDIT_PAGE_SIZE);
+  const entries = page.map((row) => ({
+    id: row.id,
+    at: row.created_at,
+    personId: row.person_id,
+    personEmail: row.person_email,
+    operation: row.operation,
+    entityType: row.entity_type,
+    ...(row.entity_id ? { entityId: row.entity_id } : {}),
+    summary: row.summary,
+    changes: fromDbJson<AuditChange[]>(row.changes),
+    ...(row.child_id ? { childId: row.child_id } : {}),
+  }));
+  const last = page.at(-1);
+  return rows.length > AUDIT_PAGE_SIZE && last
+    ? { entries, nextBefore: last.created_at }
+    : { entries };
+}
+
+/** Deletes entries older than a year; returns how many. */
+export async function pruneAuditLog(db: Db, now: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_log')
+    .where('created_at', '<', toDbTime(addMs(now, -AUDIT_RETENTION_MS)))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,31 @@
+import { onlyTheOwner } from '../accounts/people.ts';
+import type { ParentContext } from './context.ts';
+
+// Issue 12: what only the account owner may do. One list, checked by the router before any
+// resolver runs, so a co-parent gets `unauthorized` ("Only the account owner can do that.").
+// A function decides from the parsed input (DeleteEntity_v2 deletes the account only for `parent`).
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed contract input of the operation
+type OwnerOnly = true | ((input: any) => boolean);
+
+export const OWNER_ONLY_OPERATIONS: Readonly<Record<string, OwnerOnly>> = {
+  // billing
+  StripeUrl: true,
+  HandleCheckoutSuccess: true,
+  HandleCheckoutCancel: true,
+  // the account itself
+  DeleteEntity_v2: (input: { type: string }) => input.type === 'parent',
+  // the family's parents
+  InviteParent: true,
+  RemoveParent: true,
+};
+
+export function isOwnerOnly(op: string, input: unknown): boolean {
+  if (!Object.hasOwn(OWNER_ONLY_OPERATIONS, op)) return false;
+  const rule = OWNER_ONLY_OPERATIONS[op]!;
+  return rule === true || rule(input);
+}
+
+export function assertRoleMayCall(ctx: ParentContext, op: string, input: unknown): void {
+  if (ctx.role !== 'owner' && isOwnerOnly(op, input)) throw onlyTheOwner(op);
+}
