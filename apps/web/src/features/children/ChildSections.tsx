@@ -18,6 +18,7 @@ import {
   MAX_NAME_LENGTH,
 } from './child-editor';
 import { computerName } from './child-summary';
+import { newId } from '../../lib/new-id';
 
 type SectionProps = {
   state: ChildEditorState;
@@ -198,7 +199,7 @@ export function BlockedAppsSection({ state, errors, dispatch }: SectionProps) {
   const { blockedApps } = state.draft;
   function add(event: FormEvent) {
     event.preventDefault();
-    if (canAddBlockedApp(state)) dispatch({ type: 'blockedAppAdded', id: crypto.randomUUID() });
+    if (canAddBlockedApp(state)) dispatch({ type: 'blockedAppAdded', id: newId() });
   }
   return (
     <Section

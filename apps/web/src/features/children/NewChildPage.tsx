@@ -6,6 +6,7 @@ import { PageHeading } from '../../components/ui/PageHeading';
 import { TextInput } from '../../components/ui/TextInput';
 import { useSaveChild } from './api';
 import { MAX_NAME_LENGTH, newChildInput } from './child-editor';
+import { newId } from '../../lib/new-id';
 
 export default function NewChildPage() {
   const [name, setName] = useState('');
@@ -16,7 +17,7 @@ export default function NewChildPage() {
   async function save(event: FormEvent) {
     event.preventDefault();
     if (isBlank || saveChild.isPending) return;
-    const id = crypto.randomUUID();
+    const id = newId();
     try {
       await saveChild.mutateAsync(newChildInput(id, name));
     } catch {

@@ -20,6 +20,7 @@ import { useDescribeKey } from '../keys/describe';
 import { KeyWizard } from '../keys/KeyWizard';
 import { useAdminKeychain, useDeleteKey, useDeleteKeychain, useSaveKeychain } from './api';
 import { SomethingWentWrong } from './SomethingWentWrong';
+import { newId } from '../../lib/new-id';
 
 /** /keychains/new creates a keychain; /keychains/:keychainId edits one. */
 export default function KeychainPage() {
@@ -31,7 +32,7 @@ export default function KeychainPage() {
 type Details = { name: string; description: string };
 
 function NewKeychain() {
-  const [id] = useState(() => crypto.randomUUID());
+  const [id] = useState(() => newId());
   const navigate = useNavigate();
   return (
     <>

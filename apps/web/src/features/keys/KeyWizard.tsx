@@ -47,6 +47,7 @@ import {
   toSaveKeyInput,
   visibleSteps,
 } from './key-wizard';
+import { newId } from '../../lib/new-id';
 
 export const SUBDOMAIN_EXAMPLE_INTERVAL_MS = 2000;
 
@@ -75,7 +76,7 @@ export function KeyWizard({
     if (initialState) return initialState;
     return existingKey
       ? existingKeyWizardState(existingKey)
-      : newKeyWizardState(keychainId, crypto.randomUUID());
+      : newKeyWizardState(keychainId, newId());
   });
   const saveKey = useSaveKey();
 

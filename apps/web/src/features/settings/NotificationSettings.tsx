@@ -35,6 +35,7 @@ import {
   visibleNotifications,
 } from './notification-cards';
 import { closedMethodForm, notificationMethodFormReducer } from './notification-method-form';
+import { newId } from '../../lib/new-id';
 
 const METHOD_ICONS = {
   email: EnvelopeIcon,
@@ -52,7 +53,7 @@ export function NotificationSettings({ admin }: { admin: GetAdminOutput }) {
   const methods = admin.verifiedNotificationMethods;
 
   function newNotification(methodId: string) {
-    dispatchCards({ type: 'newNotificationClicked', id: crypto.randomUUID(), methodId });
+    dispatchCards({ type: 'newNotificationClicked', id: newId(), methodId });
   }
 
   const confirmedMethodId =

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { KeyWizard } from '../keys/KeyWizard';
 import { prefilledKeyWizardState } from '../keys/key-wizard';
 import type { SaveKeyInput } from './unlock-request-decision';
+import { newId } from '../../lib/new-id';
 
 /**
  * The accept flow's last step: the key wizard, in edit mode, prefilled from the request. Its own
@@ -21,11 +22,7 @@ export default function EditRequestKey({
   onSave: (key: SaveKeyInput) => Promise<void>;
 }) {
   const [initialState] = useState(() =>
-    prefilledKeyWizardState(
-      keychainId,
-      crypto.randomUUID(),
-      unlockRequestToKeyEditorState(request),
-    ),
+    prefilledKeyWizardState(keychainId, newId(), unlockRequestToKeyEditorState(request)),
   );
   return (
     <KeyWizard
