@@ -12,11 +12,13 @@ import { createDatabase, type Db } from './db/database.ts';
 import { registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerCompression } from './http/compression.ts';
+import { registerDataExportDownload } from './http/data-export.ts';
 import { registerHelpPages } from './http/help-pages.ts';
 import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
 import { registerSpa } from './http/spa.ts';
+import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
 import type { Services } from './pairql/context.ts';
 import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
@@ -159,6 +161,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),
   });
   app.addHook('onClose', async () => stopJobs());
+  // issue 12: the family's data export ZIP through its signed link; builds finish before close
+  await registerDataExportDownload(app, { db, config, clock });
+  app.addHook('onClose', async () => dataExportsSettled());
   await registerHelpPages(app, config);
   await registerSpa(app, config.webDist);
 

@@ -263,3 +263,28 @@ export async function ownedBlockRule(db: Db, parentId: string, id: string) {
   if (!row) throw notFound('Block rule');
   return row;
 }
+
+/** A data export of the family (issue 12). */
+export async function ownedDataExport(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('data_exports')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .where('parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Data export');
+  return row;
+}
+
+/** A passkey of the person acting (another person's, even in the same family, is refused). */
+export async function ownedPasskey(db: Db, parentId: string, personId: string, id: string) {
+  const row = await db
+    .selectFrom('passkeys')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .where('parent_id', '=', parentId)
+    .where('person_id', '=', personId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Passkey');
+  return row;
+}

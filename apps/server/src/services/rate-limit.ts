@@ -117,4 +117,9 @@ export const RATE_LIMITS = {
   pendingAppConnectionPerParent: { limit: 20, windowSeconds: 60 * 60 },
   pendingNotificationMethodPerParent: { limit: 5, windowSeconds: 60 * 60 },
   confirmNotificationMethodPerParent: { limit: 10, windowSeconds: 60 * 60 },
+  /** Wrong authenticator or recovery codes (issue 12): per sign-in challenge and per person. */
+  secondFactorFailuresPerChallenge: { limit: 5, windowSeconds: 15 * 60 },
+  secondFactorFailuresPerPerson: { limit: 10, windowSeconds: 15 * 60 },
+  /** Data exports a family may start. */
+  dataExportsPerParent: { limit: 5, windowSeconds: 24 * 60 * 60 },
 } as const;

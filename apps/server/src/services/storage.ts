@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DeleteObjectsCommand,
@@ -35,6 +35,8 @@ export interface ScreenshotStorage {
   imageOrigin: string | undefined;
   uploadUrl(key: string): Promise<string>;
   readUrl(key: string): Promise<string>;
+  /** The object's bytes, or null when it does not exist (the data export reads screenshots). */
+  read(key: string): Promise<Buffer | null>;
   /** Removes objects; missing ones are ignored. */
   remove(keys: readonly string[]): Promise<void>;
   /** Every stored object whose key starts with `prefix` (for the retention job's orphan sweep). */
@@ -139,6 +141,14 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
       if (Number(expires) * 1000 < options.clock.now().getTime()) return 'expired';
       return 'ok';
     },
+    async read(key) {
+      if (!isScreenshotObjectKey(key)) return null;
+      try {
+        return await readFile(filePath(key));
+      } catch {
+        return null;
+      }
+    },
     filePath,
     async write(key, bytes) {
       const file = filePath(key);
@@ -225,6 +235,15 @@ export function createS3Storage(
         expiresIn: readUrlSeconds,
         signingDate: clock.now(),
       });
+    },
+    async read(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NoSuchKey') return null;
+        throw error;
+      }
     },
     async remove(keys) {
       for (let start = 0; start < keys.length; start += 1000) {

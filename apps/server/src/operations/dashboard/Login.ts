@@ -1,5 +1,6 @@
 import { normaliseEmail } from '@keyward/domain/email';
-import { createSession } from '../../accounts/sessions.ts';
+import { sessionOrChallenge } from '../../accounts/second-factor.ts';
+import { loginCoParent } from '../../accounts/people.ts';
 import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -34,6 +35,13 @@ export default dashboardResolver('Login', async (input, ctx) => {
     .executeTakeFirst();
 
   if (!parent) {
+    // issue 12: a co-parent logs in with their own email and password (accounts/people.ts)
+    const coParent = await loginCoParent(ctx, email, input.password);
+    if (coParent === 'incorrect') throw incorrect();
+    if (coParent) {
+      await attempt.refund();
+      return coParent;
+    }
     await spendPasswordCheck(input.password);
     throw incorrect();
   }
@@ -54,7 +62,10 @@ export default dashboardResolver('Login', async (input, ctx) => {
   }
 
   await attempt.refund();
-  const token = await createSession(ctx, parent.id);
-  await recordSecurityEvent(ctx, parent.id, 'login', 'using email/password');
-  return { adminId: parent.id, token };
+  // a session, or a second-factor challenge when the person has one (issue 12)
+  return sessionOrChallenge(
+    ctx,
+    { parentId: parent.id, personId: parent.id },
+    'using email/password',
+  );
 });

@@ -1,4 +1,5 @@
 import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-tokens.ts';
+import { sessionOrChallenge } from '../../accounts/second-factor.ts';
 import { createSession } from '../../accounts/sessions.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -32,7 +33,14 @@ export default dashboardResolver('LoginMagicLink', async (input, ctx) => {
   if (!parent || parent.subscription_status === 'pendingEmailVerification') throw tokenNotFound();
   if (!(await markTokenUsed(ctx, lookup.row.id))) throw tokenNotFound();
 
-  const token = await createSession(ctx, parent.id);
-  await recordSecurityEvent(ctx, parent.id, 'login', 'using magic link');
-  return { token, adminId: parent.id };
+  // issue 12: a co-parent's link signs in that co-parent (a removed one's tokens are gone with them)
+  const coParentId = lookup.row.person_id;
+  if (coParentId !== null) {
+    const token = await createSession(ctx, parent.id, coParentId);
+    await recordSecurityEvent(ctx, parent.id, 'login', 'co-parent using magic link');
+    return { token, adminId: parent.id };
+  }
+
+  // a session, or a second-factor challenge when the person has one (issue 12)
+  return sessionOrChallenge(ctx, { parentId: parent.id, personId: parent.id }, 'using magic link');
 });

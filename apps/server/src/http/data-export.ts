@@ -1,0 +1,81 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { exportFilePath, verifyExportSignature } from '../exports/data-export.ts';
+import { notFound, PqlFailure } from '../pairql/errors.ts';
+import { sendError } from '../pairql/router.ts';
+import type { Clock } from '../services/clock.ts';
+
+// GET /data-export/{id}?expires=…&signature=… (issue 12): the family's ZIP, through the link that
+// was emailed (or shown by GetDataExport). The HMAC covers the export id and the expiry; the
+// export must still be ready and unexpired. Errors use the contract's body.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export async function registerDataExportDownload(
+  app: FastifyInstance,
+  deps: { db: Db; config: Config; clock: Clock },
+): Promise<void> {
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
+    '/data-export/:id',
+    async (request, reply) => {
+      try {
+        const id = request.params.id.toLowerCase();
+        if (!UUID.test(id)) throw notFound('Data export');
+        const verdict = verifyExportSignature(
+          deps.config.hmacKey,
+          id,
+          request.query.expires,
+          request.query.signature,
+          deps.clock.now(),
+        );
+        if (verdict !== 'ok') {
+          throw new PqlFailure({
+            id: verdict === 'expired' ? 'de7a0b11' : 'de7a0b12',
+            type: 'unauthorized',
+            debugMessage: `Data export link ${verdict === 'expired' ? 'expired' : 'signature is wrong'}`,
+            userMessage:
+              verdict === 'expired'
+                ? 'This download link has expired. Ask for a new copy of your data in Settings.'
+                : 'This download link is not valid. Ask for a new copy of your data in Settings.',
+          });
+        }
+        const row = await deps.db
+          .selectFrom('data_exports')
+          .select(['status', 'expires_at', 'storage_key', 'created_at'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        const now = deps.clock.now().toISOString();
+        if (row?.status !== 'ready' || !row.storage_key || !row.expires_at) {
+          throw notFound('Data export');
+        }
+        if (row.expires_at <= now) {
+          throw new PqlFailure({
+            id: 'de7a0b11',
+            type: 'unauthorized',
+            debugMessage: 'Data export expired',
+            userMessage:
+              'This download link has expired. Ask for a new copy of your data in Settings.',
+          });
+        }
+        const file = exportFilePath(deps.config.dataDir, id);
+        const info = await stat(file).catch(() => undefined);
+        if (!info) throw notFound('Data export');
+        const day = row.created_at.slice(0, 10);
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-length', info.size)
+          .header('cache-control', 'private, no-store')
+          .header(
+            'content-disposition',
+            `attachment; filename="${deps.config.appName.replace(/[^\w-]/g, '')}-data-${day}.zip"`,
+          )
+          .send(createReadStream(file));
+      } catch (error) {
+        return sendError(error, request, reply);
+      }
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import {
+  acceptTotpCode,
+  emailPerson,
+  replaceRecoveryCodes,
+  reserveCodeAttempt,
+  wrongCode,
+} from '../../accounts/second-factor.ts';
+import { toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+// Issue 12: the first code from the app turns the authenticator on and returns the 10 recovery
+// codes, shown once (only their HMACs are kept).
+export default dashboardResolver('ConfirmTotpEnrolment', async (input, ctx) => {
+  const factor = await ctx.db
+    .selectFrom('totp_factors')
+    .select('confirmed_at')
+    .where('person_id', '=', ctx.personId)
+    .executeTakeFirst();
+  if (!factor) {
+    throw badRequest(
+      '2fa5b1c2',
+      'No TOTP enrolment started',
+      'Start setting up the authenticator app again: scan the new QR code, then enter its code.',
+    );
+  }
+  if (factor.confirmed_at) {
+    throw badRequest(
+      '2fa3e5a0',
+      'TOTP already enabled',
+      'An authenticator app is already set up. Turn it off first to set up another one.',
+    );
+  }
+  const attempt = await reserveCodeAttempt(ctx, ctx.personId);
+  if (!(await acceptTotpCode(ctx, ctx.personId, input.code, { confirmedOnly: false }))) {
+    throw wrongCode();
+  }
+  await attempt.refund();
+  const confirmed = await ctx.db
+    .updateTable('totp_factors')
+    .set({ confirmed_at: toDbTime(ctx.clock.now()) })
+    .where('person_id', '=', ctx.personId)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(confirmed.numUpdatedRows) !== 1) {
+    throw badRequest(
+      '2fa3e5a0',
+      'TOTP already enabled',
+      'An authenticator app is already set up. Turn it off first to set up another one.',
+    );
+  }
+  const recoveryCodes = await replaceRecoveryCodes(ctx, ctx);
+  await recordSecurityEvent(ctx, ctx.parentId, 'totpEnabled');
+  await emailPerson(ctx, ctx.personId, 'totp-enabled', {
+    settingsUrl: `${ctx.dashboardUrl}/settings`,
+  });
+  return { recoveryCodes };
+});

@@ -1,0 +1,42 @@
+import {
+  acceptTotpCode,
+  emailPerson,
+  reserveCodeAttempt,
+  spendRecoveryCode,
+  wrongCode,
+} from '../../accounts/second-factor.ts';
+import { badRequest } from '../../pairql/errors.ts';
+import { dashboardResolver } from '../../pairql/resolver.ts';
+import { recordSecurityEvent } from '../../services/security-events.ts';
+
+// Issue 12: turning the authenticator off needs a current code from it (or a recovery code, for a
+// lost phone); its recovery codes go with it.
+export default dashboardResolver('DisableTotp', async (input, ctx) => {
+  const factor = await ctx.db
+    .selectFrom('totp_factors')
+    .select('confirmed_at')
+    .where('person_id', '=', ctx.personId)
+    .executeTakeFirst();
+  if (!factor?.confirmed_at) {
+    throw badRequest(
+      '2fa6c0d4',
+      'TOTP not enabled',
+      'No authenticator app is set up for your sign-in.',
+    );
+  }
+  const attempt = await reserveCodeAttempt(ctx, ctx.personId);
+  const accepted =
+    (await acceptTotpCode(ctx, ctx.personId, input.code, { confirmedOnly: true })) ||
+    (await spendRecoveryCode(ctx, ctx.personId, input.code));
+  if (!accepted) throw wrongCode();
+  await attempt.refund();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('recovery_codes').where('person_id', '=', ctx.personId).execute();
+    await trx.deleteFrom('totp_factors').where('person_id', '=', ctx.personId).execute();
+  });
+  await recordSecurityEvent(ctx, ctx.parentId, 'totpDisabled');
+  await emailPerson(ctx, ctx.personId, 'totp-disabled', {
+    settingsUrl: `${ctx.dashboardUrl}/settings`,
+  });
+  return { success: true };
+});

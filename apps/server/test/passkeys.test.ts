@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MINUTE } from '../src/db/values.ts';
+import { securityEvents } from './fixtures.ts';
+import { createTestServer, type TestServer } from './harness.ts';
+import { softAuthenticator } from './soft-authenticator.ts';
+
+// Issue 12: passkeys through @simplewebauthn/server, driven by a software authenticator (ES256,
+// 'none' attestation): registration, password-less sign-in, second step after the password,
+// replay, another site's origin, removal and ownership. SQLite and PostgreSQL.
+
+let server: TestServer;
+let origin: string;
+beforeAll(async () => {
+  server = await createTestServer();
+  origin = new URL(server.config.dashboardUrls[0]!).origin;
+});
+afterAll(() => server.close());
+
+async function register(token: string, name?: string) {
+  const authenticator = softAuthenticator(origin);
+  const start = await server.call('StartPasskeyRegistration', undefined, { token });
+  expect(start.status).toBe(200);
+  expect(start.body.options.rp.id).toBe(new URL(origin).hostname);
+  expect(start.body.options.authenticatorSelection.residentKey).toBe('required');
+  const finish = await server.call(
+    'FinishPasskeyRegistration',
+    { response: authenticator.register(start.body.options), ...(name ? { name } : {}) },
+    { token },
+  );
+  expect(finish.status).toBe(200);
+  return { authenticator, passkeyId: finish.body.passkeyId as string };
+}
+
+describe('passkeys', () => {
+  test('registration stores the public key; it is an event and an email; GetSignInSecurity lists it', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { passkeyId } = await register(parent.token, 'MacBook');
+    const row = await server.db
+      .selectFrom('passkeys')
+      .selectAll()
+      .where('id', '=', passkeyId)
+      .executeTakeFirstOrThrow();
+    expect(row.person_id).toBe(parent.adminId);
+    expect(row.name).toBe('MacBook');
+    const security = await server.call('GetSignInSecurity', undefined, { token: parent.token });
+    expect(security.body.passkeys).toEqual([
+      { id: passkeyId, name: 'MacBook', createdAt: expect.any(String) },
+    ]);
+    expect((await securityEvents(server, parent.adminId, 'passkeyAdded'))[0]?.detail).toBe(
+      'MacBook',
+    );
+    expect(server.lastEmailTo(parent.email, 'passkey-added').text).toContain('"MacBook"');
+  });
+
+  test('a registration response for another challenge or origin is refused', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const start = await server.call('StartPasskeyRegistration', undefined, {
+      token: parent.token,
+    });
+    const elsewhere = softAuthenticator('https://evil.example.com');
+    const refused = await server.call(
+      'FinishPasskeyRegistration',
+      { response: elsewhere.register(start.body.options) },
+      { token: parent.token },
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.body.userMessage).toMatch(/passkey didn't work/);
+    const forged = softAuthenticator(origin).register({
+      ...start.body.options,
+      challenge: 'bm90LXRoZS1jaGFsbGVuZ2U',
+    });
+    const wrongChallenge = await server.call(
+      'FinishPasskeyRegistration',
+      { response: forged },
+      { token: parent.token },
+    );
+    expect(wrongChallenge.status).toBe(401);
+  });
+
+  test('password-less sign-in with a passkey; the assertion cannot be replayed', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { authenticator } = await register(parent.token);
+    const start = await server.call('StartPasskeyLogin', {});
+    expect(start.status).toBe(200);
+    expect(start.body.options.allowCredentials ?? []).toEqual([]);
+    const assertion = authenticator.authenticate(start.body.options);
+    const done = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: assertion,
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.adminId).toBe(parent.adminId);
+    expect((await server.call('GetAdmin', undefined, { token: done.body.token })).status).toBe(200);
+    expect((await securityEvents(server, parent.adminId, 'login')).at(-1)?.detail).toBe(
+      'using a passkey',
+    );
+    const replay = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: assertion,
+    });
+    expect(replay.status).toBe(401);
+  });
+
+  test('an assertion from another origin, or after the ceremony expired, is refused', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { authenticator } = await register(parent.token);
+    const start = await server.call('StartPasskeyLogin', {});
+    const phished = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: authenticator.authenticate(start.body.options, {
+        origin: 'https://evil.example.com',
+      }),
+    });
+    expect(phished.status).toBe(401);
+    const late = await server.call('StartPasskeyLogin', {});
+    server.clock.advance(5 * MINUTE + 1000);
+    const expired = await server.call('FinishPasskeyLogin', {
+      challengeId: late.body.challengeId,
+      response: authenticator.authenticate(late.body.options),
+    });
+    expect(expired.status).toBe(401);
+  });
+
+  test('as a second factor: Login answers a challenge; only that person’s passkey completes it', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const other = await server.signUpVerifiedParent();
+    const { authenticator } = await register(parent.token);
+    const { authenticator: othersKey } = await register(other.token);
+
+    const login = await server.call('Login', { email: parent.email, password: parent.password });
+    expect(login.body).toEqual({
+      secondFactorChallenge: expect.any(String),
+      secondFactorMethods: ['passkey'],
+    });
+    const start = await server.call('StartPasskeyLogin', {
+      secondFactorChallenge: login.body.secondFactorChallenge,
+    });
+    expect(start.body.options.allowCredentials).toEqual([
+      expect.objectContaining({ id: authenticator.credentialId }),
+    ]);
+    const wrongPerson = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: othersKey.authenticate(start.body.options),
+    });
+    expect(wrongPerson.status).toBe(401);
+
+    const again = await server.call('StartPasskeyLogin', {
+      secondFactorChallenge: login.body.secondFactorChallenge,
+    });
+    const done = await server.call('FinishPasskeyLogin', {
+      challengeId: again.body.challengeId,
+      response: authenticator.authenticate(again.body.options),
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.adminId).toBe(parent.adminId);
+    expect((await securityEvents(server, parent.adminId, 'login')).at(-1)?.detail).toBe(
+      'using email/password and a passkey',
+    );
+    // the Login challenge is spent
+    const reuse = await server.call('StartPasskeyLogin', {
+      secondFactorChallenge: login.body.secondFactorChallenge,
+    });
+    expect(reuse.status).toBe(401);
+  });
+
+  test('RemovePasskey: another family’s passkey is refused like a missing one; removal is an event and an email', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const other = await server.signUpVerifiedParent();
+    const { passkeyId, authenticator } = await register(parent.token, 'Phone');
+    const foreign = await server.call('RemovePasskey', { id: passkeyId }, { token: other.token });
+    const missing = await server.call(
+      'RemovePasskey',
+      { id: '5c4b3a29-1e0f-4d9c-8b7a-6f5e4d3c2b1a' },
+      { token: other.token },
+    );
+    expect(foreign.status).toBe(404);
+    const { requestId: _a, ...foreignBody } = foreign.body;
+    const { requestId: _b, ...missingBody } = missing.body;
+    expect(foreignBody).toEqual(missingBody);
+
+    const removed = await server.call('RemovePasskey', { id: passkeyId }, { token: parent.token });
+    expect(removed.status).toBe(200);
+    expect(await securityEvents(server, parent.adminId, 'passkeyRemoved')).toHaveLength(1);
+    expect(server.lastEmailTo(parent.email, 'passkey-removed').text).toContain('"Phone"');
+    const start = await server.call('StartPasskeyLogin', {});
+    const refused = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: authenticator.authenticate(start.body.options),
+    });
+    expect(refused.status).toBe(401);
+    const login = await server.call('Login', { email: parent.email, password: parent.password });
+    expect(login.body.token).toBeDefined();
+  });
+});
