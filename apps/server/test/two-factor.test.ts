@@ -261,6 +261,15 @@ describe('authenticator app', () => {
     expect(result.body.userMessage ?? result.body.debugMessage).toEqual(expect.any(String));
   });
 
+  test('with a second factor on, the signup form with the right password opens no session', async () => {
+    const parent = await server.signUpVerifiedParent();
+    await enrol(server, parent);
+    const signup = await server.call('Signup', { email: parent.email, password: parent.password });
+    expect(signup.status).toBe(200);
+    expect(signup.body).toEqual({});
+    expect(server.lastEmailTo(parent.email, 're-signup')).toBeDefined();
+  });
+
   test('a TOTP secret of one person does not leak to another family', async () => {
     const alice = await server.signUpVerifiedParent();
     const bob = await server.signUpVerifiedParent();

@@ -1,6 +1,7 @@
 import { signupPasswordProblem } from '@keyward/domain/passwords';
 import { validEmail } from '../../accounts/email-address.ts';
 import { emailInUse } from '../../accounts/people.ts';
+import { secondFactorMethods } from '../../accounts/second-factor.ts';
 import { createSession } from '../../accounts/sessions.ts';
 import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { addMs, DAY, toDbTime } from '../../db/values.ts';
@@ -54,7 +55,9 @@ export default dashboardResolver('Signup', async (input, ctx) => {
       await sendVerificationEmail(ctx, existing);
       return {};
     }
-    if (await verifyPassword(existing.password_hash, input.password)) {
+    const passwordMatches = await verifyPassword(existing.password_hash, input.password);
+    // issue 12: with a second factor on, the signup form never opens a session (Login asks for it)
+    if (passwordMatches && (await secondFactorMethods(ctx, existing.id)).length === 0) {
       const token = await createSession(ctx, existing.id);
       await recordSecurityEvent(ctx, existing.id, 'login', 'using email/password (signup form)');
       return { admin: { adminId: existing.id, token } };
@@ -63,7 +66,9 @@ export default dashboardResolver('Signup', async (input, ctx) => {
       loginUrl: `${ctx.dashboardUrl}/login`,
       resetUrl: `${ctx.dashboardUrl}/reset-password`,
     });
-    await recordSecurityEvent(ctx, existing.id, 'loginFailed', 'signup with an existing email');
+    if (!passwordMatches) {
+      await recordSecurityEvent(ctx, existing.id, 'loginFailed', 'signup with an existing email');
+    }
     return {};
   }
 
