@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
+import { expectSignedIn, logInWithPassword, openMenuButton } from '../support/auth-pages.ts';
 
 // The demo family's home page shows every widget, and its security feed both kinds of events with
 // locations. The demo server (`npm run demo`'s src/demo.ts, seeding through the real operations)
@@ -92,6 +92,20 @@ async function logInAsDemo(page: Page) {
   await expectSignedIn(page);
 }
 
+/** At 390 px nothing scrolls sideways (and, with E2E_SCREENSHOTS_DIR, a screenshot is kept). */
+async function expectNoSidewaysScrollOnAPhone(page: Page, name: string, hasChrome = true) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  if (hasChrome) await expect(openMenuButton(page)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
+    390,
+  );
+  if (screenshotsDir) {
+    await page.screenshot({ path: join(screenshotsDir, `${name}-390.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  if (hasChrome) await expect(openMenuButton(page)).toBeHidden();
+}
+
 const card = (page: Page, heading: string) =>
   page
     .locator('section')
@@ -150,10 +164,8 @@ test('the demo family’s home page shows every widget', async ({ page }) => {
 
   if (screenshotsDir) {
     await page.screenshot({ path: join(screenshotsDir, 'home-1280.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(screenshotsDir, 'home-390.png'), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
   }
+  await expectNoSidewaysScrollOnAPhone(page, 'home');
 
   // Dismiss is remembered
   await announcement.getByRole('button', { name: 'Dismiss' }).click();
@@ -182,7 +194,9 @@ test('the demo family’s security feed shows Mac and account events with locati
   await expect(page.getByRole('link', { name: 'IP location by DB-IP' })).toBeVisible();
   if (screenshotsDir) {
     await page.screenshot({ path: join(screenshotsDir, 'security-1280.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(screenshotsDir, 'security-390.png'), fullPage: true });
   }
+  await expectNoSidewaysScrollOnAPhone(page, 'security');
+  await page.goto(`${demoUrl}/getting-started`);
+  await expect(page.getByRole('heading', { name: /Getting started/, level: 1 })).toBeVisible();
+  await expectNoSidewaysScrollOnAPhone(page, 'guide', false);
 });

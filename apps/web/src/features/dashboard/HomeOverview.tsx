@@ -225,7 +225,7 @@ export function HomeOverview({ widgets, now }: { widgets: DashboardWidgetsOutput
       <Greeting now={now} title="Your family" />
       {widgets.announcement && <AnnouncementBanner announcement={widgets.announcement} />}
       {widgets.numParentNotifications === 0 && <FirstNotificationCard />}
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <ChildrenCard childList={widgets.children} />
         <ActivityCard summaries={widgets.childActivitySummaries} />
         <PendingRequestsWidget requests={widgets.unlockRequests} now={now} />
