@@ -246,8 +246,12 @@ describe('chrome', () => {
       'href',
       '/reset-password',
     );
-    // besides the chrome's IOSDevices (the sidebar's iOS link), the page reads GetAdmin only
-    expect(calls.map((c) => c.op).filter((op) => op !== 'IOSDevices')).toEqual(['GetAdmin']);
+    // besides the chrome's IOSDevices (the sidebar's iOS link), the page reads GetAdmin and,
+    // for its Parents section (issue 12), GetParents
+    expect(calls.map((c) => c.op).filter((op) => op !== 'IOSDevices')).toEqual([
+      'GetAdmin',
+      'GetParents',
+    ]);
   });
 });
 

@@ -27,6 +27,7 @@ const MagicLinkLoginPage = lazyPage(() => import('../features/auth/MagicLinkLogi
 const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswordPage'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage'));
 const ConferenceEmailPage = lazyPage(() => import('../features/auth/ConferenceEmailPage'));
+const ParentInvitePage = lazyPage(() => import('../features/auth/ParentInvitePage'));
 
 // Authenticated pages
 const DataProviders = lazyPage(() => import('./DataProviders'));
@@ -52,12 +53,14 @@ const IOSDevicesPage = lazyPage(() => import('../features/ios-devices/IOSDevices
 const IOSDevicePage = lazyPage(() => import('../features/ios-devices/IOSDevicePage'));
 const CheckoutResultPage = lazyPage(() => import('../features/billing/CheckoutResultPage'));
 const SecurityEventsPage = lazyPage(() => import('../features/security-events/SecurityEventsPage'));
+const AuditLogPage = lazyPage(() => import('../features/audit-log/AuditLogPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazyPage import above. */
 const chromeRoutes: RouteObject[] = [
   { index: true, element: page(DashboardPage) },
   { path: 'settings', element: page(SettingsPage) },
+  { path: 'settings/audit-log', element: page(AuditLogPage) },
   { path: 'checkout-success', element: page(CheckoutResultPage, { outcome: 'success' }) },
   { path: 'checkout-cancel', element: page(CheckoutResultPage, { outcome: 'cancel' }) },
   { path: 'children', element: page(ChildrenPage) },
@@ -110,6 +113,7 @@ export const routes: RouteObject[] = [
   { path: '/reset-password/:token', element: page(ResetPasswordPage) },
   { path: '/conf-workshop', element: page(ConferenceEmailPage, { source: 'workshop' }) },
   { path: '/conf-booth', element: page(ConferenceEmailPage, { source: 'booth' }) },
+  { path: '/parent-invite/:token', element: page(ParentInvitePage) },
   {
     element: <RequireSession />,
     children: [

@@ -17,3 +17,5 @@ export const loginWithMagicLinkOnce = (token: string) =>
   runOnce(`LoginMagicLink:${token}`, () => callDashboard('LoginMagicLink', { token }));
 export const verifySignupEmailOnce = (token: string) =>
   runOnce(`VerifySignupEmail:${token}`, () => callDashboard('VerifySignupEmail', { token }));
+// Issue 12: a co-parent accepts an invitation from the emailed /parent-invite/{token} link.
+export const useAcceptParentInvite = () => useDashboardCall('AcceptParentInvite');

@@ -15,9 +15,12 @@ const linkClasses =
 export function PlanCard({
   status,
   monthlyPriceInDollars,
+  canManageBilling = true,
 }: {
   status: AdminSubscriptionStatus;
   monthlyPriceInDollars: number;
+  /** false for a co-parent (issue 12): billing is the account owner's */
+  canManageBilling?: boolean;
 }) {
   const stripeUrl = useStripeUrl();
   const badge = subscriptionBadge(status);
@@ -43,7 +46,11 @@ export function PlanCard({
           </p>
           <p className="mt-1 text-sm text-slate-600">{price} per month</p>
         </div>
-        {linkText !== undefined &&
+        {!canManageBilling && (
+          <p className="text-sm text-slate-600">Only the account owner can manage billing.</p>
+        )}
+        {canManageBilling &&
+          linkText !== undefined &&
           (request.state === 'succeeded' ? (
             <a href={request.url} className={linkClasses}>
               {linkText}

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { useAdmin } from './api';
 import { NotificationSettings } from './NotificationSettings';
+import { ParentsSection } from './ParentsSection';
 import { PlanCard } from './PlanCard';
 
 export default function SettingsPage() {
@@ -17,6 +18,7 @@ export default function SettingsPage() {
     return <FullPageStatus status="failure" title="Error" message={errorMessage(admin.error)} />;
   }
 
+  const role = admin.data.role ?? 'owner';
   return (
     <>
       <PageHeading title="Settings" />
@@ -43,7 +45,21 @@ export default function SettingsPage() {
       <PlanCard
         status={admin.data.subscriptionStatus}
         monthlyPriceInDollars={admin.data.monthlyPriceInDollars}
+        canManageBilling={role === 'owner'}
       />
+      <ParentsSection viewerRole={role} />
+      <Card className="mt-6">
+        <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Every change made by a parent of this family, newest first.{' '}
+          <Link
+            to="/settings/audit-log"
+            className="font-semibold text-violet-700 hover:text-violet-900 hover:underline"
+          >
+            View the audit log
+          </Link>
+        </p>
+      </Card>
       <NotificationSettings admin={admin.data} />
     </>
   );

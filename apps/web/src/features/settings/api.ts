@@ -32,3 +32,12 @@ export const useDeleteNotification = () =>
 
 // Checkout (start a subscription) or billing portal (manage it): a fresh link per click.
 export const useStripeUrl = () => useDashboardMutation('StripeUrl');
+
+// Parents (issue 12): the owner invites, resends, revokes and removes.
+export const useParents = () => useDashboardQuery('GetParents', undefined);
+
+export const useInviteParent = () =>
+  useDashboardMutation('InviteParent', { invalidates: ['GetParents'] });
+
+export const useRemoveParent = () =>
+  useDashboardMutation('RemoveParent', { invalidates: ['GetParents'] });

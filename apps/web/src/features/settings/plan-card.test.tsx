@@ -58,6 +58,7 @@ describe('the plan card', () => {
   test("requesting the link: 'Loading link...', then 'Click here!' to the returned url", async () => {
     let answer: (value: { body: unknown }) => void = () => {};
     const calls = fakeServer((op) => {
+      if (op === 'GetParents') return { body: [] }; // Settings → Parents (issue 12)
       if (op !== 'StripeUrl') return { body: adminWith({ case: 'trialing', daysLeft: 5 }) };
       return new Promise((resolve) => {
         answer = resolve;
@@ -76,6 +77,7 @@ describe('the plan card', () => {
   test("a failed request shows 'Failed to load', and clicking it tries again", async () => {
     let failures = 1;
     fakeServer((op) => {
+      if (op === 'GetParents') return { body: [] }; // Settings → Parents (issue 12)
       if (op !== 'StripeUrl') return { body: adminWith({ case: 'paid' }) };
       if (failures-- > 0) return serverError('serverError', {}, 500);
       return { body: { url: 'https://billing.example/portal/bps_1' } };
