@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { describe, expect, test } from 'vitest';
 import { ONLY_THE_OWNER_MESSAGE } from '../src/accounts/people.ts';
 import { DAY } from '../src/db/values.ts';
@@ -325,5 +326,46 @@ describe('a co-parent', () => {
     await expect
       .poll(() => server.mails.slice(sentBefore).map((mail) => mail.to))
       .toContain(co.email);
+  });
+});
+
+describe("a co-parent's own second factor", () => {
+  test('Login and a magic link answer a challenge; LoginSecondFactor signs in the co-parent', async () => {
+    const co = await inviteCoParent(server, alice);
+    const started = await server.call('StartTotpEnrolment', undefined, { token: co.token });
+    expect(started.status).toBe(200);
+    const codeNow = (steps = 0) =>
+      generate({
+        secret: started.body.secret,
+        epoch: Math.floor(server.clock.now().getTime() / 1000) + steps * 30,
+      });
+    const confirmed = await server.call(
+      'ConfirmTotpEnrolment',
+      { code: await codeNow() },
+      { token: co.token },
+    );
+    expect(confirmed.status).toBe(200);
+    server.clock.advance(30_000);
+
+    const login = await server.call('Login', { email: co.email, password: co.password });
+    expect(login.status).toBe(200);
+    expect(login.body.token).toBeUndefined();
+    const second = await server.call('LoginSecondFactor', {
+      challenge: login.body.secondFactorChallenge,
+      code: await codeNow(),
+    });
+    expect(second.status).toBe(200);
+    const admin = await server.call('GetAdmin', undefined, { token: second.body.token });
+    expect(admin.body.role).toBe('coParent');
+
+    await server.call('RequestMagicLink', { email: co.email });
+    const magic = server.linkIn(server.lastEmailTo(co.email, 'magic-link'), '/otp/');
+    const viaLink = await server.call('LoginMagicLink', {
+      token: magic.pathname.split('/').at(-1),
+    });
+    expect(viaLink.body.secondFactorChallenge).toBeDefined();
+    // the owner has no second factor: unchanged
+    const owner = await server.call('Login', { email: alice.email, password: 'correct horse' });
+    expect(owner.body.token).toBeDefined();
   });
 });

@@ -5,7 +5,6 @@ import { badRequest, notFound, unauthorized } from '../pairql/errors.ts';
 import { verifyPassword } from '../services/passwords.ts';
 import { recordSecurityEvent } from '../services/security-events.ts';
 import { hashToken, isUuid, newToken } from '../services/tokens.ts';
-import { createSession } from './sessions.ts';
 
 // The people of a family account (issue 12). The family account is the `parents` row (its id is
 // what every ownership check uses); the people who log in to it are its owner (person id = the
@@ -192,15 +191,16 @@ export function emailTaken() {
 }
 
 /**
- * Login's co-parent branch: an active co-parent with this email and password gets a session of
- * their own on the family account. `undefined` = no such co-parent (the caller answers as for an
- * unknown email); 'incorrect' = wrong password (recorded as a failed login of the family).
+ * Login's co-parent branch: checks an active co-parent's email and password and answers the person;
+ * Login then signs them in through the second-factor step (accounts/second-factor.ts).
+ * `undefined` = no such co-parent (answered as for an unknown email); 'incorrect' = wrong password
+ * (recorded as a failed login of the family).
  */
 export async function loginCoParent(
   ctx: RequestContext,
   email: string,
   password: string,
-): Promise<{ adminId: string; token: string } | 'incorrect' | undefined> {
+): Promise<{ parentId: string; personId: string } | 'incorrect' | undefined> {
   const coParent = await findActiveCoParentByEmail(ctx.db, email);
   if (!coParent) return undefined;
   if (!(await verifyPassword(coParent.password_hash, password))) {
@@ -212,14 +212,7 @@ export async function loginCoParent(
     );
     return 'incorrect';
   }
-  const token = await createSession(ctx, coParent.parent_id, coParent.id);
-  await recordSecurityEvent(
-    ctx,
-    coParent.parent_id,
-    'login',
-    `co-parent ${email} using email/password`,
-  );
-  return { adminId: coParent.parent_id, token };
+  return { parentId: coParent.parent_id, personId: coParent.id };
 }
 
 /**

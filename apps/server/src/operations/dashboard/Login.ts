@@ -40,7 +40,7 @@ export default dashboardResolver('Login', async (input, ctx) => {
     if (coParent === 'incorrect') throw incorrect();
     if (coParent) {
       await attempt.refund();
-      return coParent;
+      return sessionOrChallenge(ctx, coParent, `co-parent ${email} using email/password`);
     }
     await spendPasswordCheck(input.password);
     throw incorrect();

@@ -1,10 +1,8 @@
 import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-tokens.ts';
 import { sessionOrChallenge } from '../../accounts/second-factor.ts';
-import { createSession } from '../../accounts/sessions.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { RATE_LIMITS } from '../../services/rate-limit.ts';
-import { recordSecurityEvent } from '../../services/security-events.ts';
 
 const tokenNotFound = () =>
   unauthorized(
@@ -36,9 +34,11 @@ export default dashboardResolver('LoginMagicLink', async (input, ctx) => {
   // issue 12: a co-parent's link signs in that co-parent (a removed one's tokens are gone with them)
   const coParentId = lookup.row.person_id;
   if (coParentId !== null) {
-    const token = await createSession(ctx, parent.id, coParentId);
-    await recordSecurityEvent(ctx, parent.id, 'login', 'co-parent using magic link');
-    return { token, adminId: parent.id };
+    return sessionOrChallenge(
+      ctx,
+      { parentId: parent.id, personId: coParentId },
+      'co-parent using magic link',
+    );
   }
 
   // a session, or a second-factor challenge when the person has one (issue 12)
