@@ -1,4 +1,5 @@
 import { activityRetentionCutoffs } from '@keyward/domain/activity';
+import { pruneAuditLog } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { DAY, HOUR, toDbTime } from '../db/values.ts';
@@ -34,6 +35,10 @@ export interface RetentionReport {
   pendingNotificationMethods: number;
   rateLimitWindows: number;
   orphanedObjects: number;
+  /** audit log entries older than a year (issue 12) */
+  auditEntries: number;
+  /** co-parent invitation links expired for a week or more */
+  parentInvitations: number;
 }
 
 const count = (result: { numDeletedRows: bigint } | undefined) =>
@@ -169,6 +174,13 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
   );
 
   const orphanedObjects = await removeOrphanedObjects(deps, now);
+  const auditEntries = await pruneAuditLog(db, now);
+  const parentInvitations = count(
+    await db
+      .deleteFrom('parent_invitations')
+      .where('expires_at', '<=', at(7 * DAY))
+      .executeTakeFirst(),
+  );
 
   return {
     screenshots,
@@ -183,6 +195,8 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
     pendingNotificationMethods,
     rateLimitWindows,
     orphanedObjects,
+    auditEntries,
+    parentInvitations,
   };
 }
 
