@@ -43,6 +43,25 @@ describe('planDispatch', () => {
       SUSPEND,
       ['a', 'c'],
     ],
+    // issue 12: the family's rules are every parent's (methods are per person, so never shared)
+    [
+      'the owner and a co-parent both have a matching rule → both are notified',
+      [rule('owner', UNLOCK, 'owner-email'), rule('co', UNLOCK, 'co-email')],
+      UNLOCK,
+      ['owner', 'co'],
+    ],
+    [
+      "only the co-parent's rule matches → only the co-parent, no fallback for the owner",
+      [rule('owner', SUSPEND, 'owner-email'), rule('co', UNLOCK, 'co-email')],
+      UNLOCK,
+      ['co'],
+    ],
+    [
+      'a co-parent with rules of another trigger only → nothing, no fallback',
+      [rule('co', SECURITY, 'co-text')],
+      UNLOCK,
+      'nothing',
+    ],
   ])('%s', (_label, rules, trigger, expected) => {
     const plan = planDispatch(rules, trigger);
     if (typeof expected === 'string') {
