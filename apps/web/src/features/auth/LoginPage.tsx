@@ -9,8 +9,11 @@ import { EmailInput } from './EmailInput';
 import { errorMessage } from '../../lib/errors';
 import { safeRedirectPath } from '../../lib/redirect';
 import { useSession } from '../../lib/session-context';
+import { isPasskeySupported, signInWithPasskey } from '../../lib/passkeys';
 import { useLogin, useRequestMagicLink } from './api';
 import { Alert, AuthLayout, linkClasses } from './AuthLayout';
+import { SecondFactorStep } from './SecondFactorStep';
+import { type SecondFactorMethod, type Session, splitSignInAnswer } from './second-factor';
 
 export const PASSWORD_CHANGED_BANNER =
   'Password successfully changed! Please log in with your new password.';
@@ -38,6 +41,12 @@ export default function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<PqlError | null>(null);
   const [isMagicLinkSent, setIsMagicLinkSent] = useState(false);
+  // issue 12: the second step, when the account has a second factor
+  const [secondStep, setSecondStep] = useState<{
+    challenge: string;
+    methods: SecondFactorMethod[];
+  } | null>(null);
+  const [isPasskeyOngoing, setIsPasskeyOngoing] = useState(false);
 
   const redirect = params.get('redirect');
   const isAfterReset = params.has('reset');
@@ -53,8 +62,23 @@ export default function LoginPage() {
     if (errors.email || errors.password) return;
     const result = await login.run({ email: email.trim(), password });
     if (result.type === 'error') return setServerError(result.error);
-    logIn({ adminId: result.value.adminId, token: result.value.token });
+    const answer = splitSignInAnswer(result.value);
+    if ('challenge' in answer) return setSecondStep(answer);
+    signedIn(answer.session);
+  }
+
+  function signedIn(session: Session) {
+    logIn({ adminId: session.adminId, token: session.token });
     navigate(safeRedirectPath(redirect), { replace: true });
+  }
+
+  async function onPasskey() {
+    setServerError(null);
+    setIsPasskeyOngoing(true);
+    const result = await signInWithPasskey();
+    setIsPasskeyOngoing(false);
+    if (result.type === 'error') return setServerError(result.error);
+    signedIn(result.value);
   }
 
   async function onSendMagicLink() {
@@ -70,6 +94,18 @@ export default function LoginPage() {
 
   // Already signed in (a bookmark, the back button): no second login.
   if (session) return <Navigate to={safeRedirectPath(redirect)} replace />;
+
+  if (secondStep) {
+    return (
+      <AuthLayout title="Two-step sign-in">
+        <SecondFactorStep
+          challenge={secondStep.challenge}
+          methods={secondStep.methods}
+          onSignedIn={signedIn}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout
@@ -131,6 +167,17 @@ export default function LoginPage() {
       <p className="mt-2 text-center text-xs text-slate-500">
         We'll email you a link that logs you in without a password.
       </p>
+      {isPasskeySupported() && (
+        <Button
+          variant="ghost"
+          fullWidth
+          className="mt-4"
+          isLoading={isPasskeyOngoing}
+          onClick={onPasskey}
+        >
+          Sign in with a passkey
+        </Button>
+      )}
     </AuthLayout>
   );
 }

@@ -7,7 +7,9 @@ import { errorMessage } from '../../lib/errors';
 import { safeRedirectPath } from '../../lib/redirect';
 import { useSession } from '../../lib/session-context';
 import { loginWithMagicLinkOnce } from './api';
-import { linkClasses } from './AuthLayout';
+import { AuthLayout, linkClasses } from './AuthLayout';
+import { SecondFactorStep } from './SecondFactorStep';
+import { type SecondFactorMethod, splitSignInAnswer } from './second-factor';
 
 export const MAGIC_LINK_NOT_FOUND = 'Magic Link token not found, or expired. Please try again.';
 
@@ -18,13 +20,20 @@ export default function MagicLinkLoginPage() {
   const navigate = useNavigate();
   const { logIn } = useSession();
   const [error, setError] = useState<PqlError | null>(null);
+  const [secondStep, setSecondStep] = useState<{
+    challenge: string;
+    methods: SecondFactorMethod[];
+  } | null>(null);
 
   useEffect(() => {
     let isActive = true;
     loginWithMagicLinkOnce(token).then((result) => {
       if (!isActive) return;
       if (result.type === 'error') return setError(result.error);
-      logIn(result.value);
+      const answer = splitSignInAnswer(result.value);
+      // issue 12: a second factor is asked for before the session
+      if ('challenge' in answer) return setSecondStep(answer);
+      logIn(answer.session);
       navigate(safeRedirectPath(redirect), { replace: true });
     });
     return () => {
@@ -32,6 +41,20 @@ export default function MagicLinkLoginPage() {
     };
   }, [token, redirect, logIn, navigate]);
 
+  if (secondStep) {
+    return (
+      <AuthLayout title="Two-step sign-in">
+        <SecondFactorStep
+          challenge={secondStep.challenge}
+          methods={secondStep.methods}
+          onSignedIn={(session) => {
+            logIn(session);
+            navigate(safeRedirectPath(redirect), { replace: true });
+          }}
+        />
+      </AuthLayout>
+    );
+  }
   if (!error) return <FullPageStatus isStandalone status="loading" title="Logging you in..." />;
   const message =
     error.tag === DASHBOARD_TAGS.magicLinkTokenNotFound

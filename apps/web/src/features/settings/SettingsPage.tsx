@@ -8,6 +8,8 @@ import { useAdmin } from './api';
 import { NotificationSettings } from './NotificationSettings';
 import { ParentsSection } from './ParentsSection';
 import { PlanCard } from './PlanCard';
+import { SignInSecuritySection } from './SignInSecuritySection';
+import { DataExportSection } from './DataExportSection';
 
 export default function SettingsPage() {
   const admin = useAdmin();
@@ -61,6 +63,8 @@ export default function SettingsPage() {
         </p>
       </Card>
       <NotificationSettings admin={admin.data} />
+      <SignInSecuritySection email={admin.data.email} />
+      <DataExportSection />
     </>
   );
 }
