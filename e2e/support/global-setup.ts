@@ -60,7 +60,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RATE_LIMIT_SCALE: '1000',
       // Screenshot links expire quickly, so a test can see one stop working.
       SCREENSHOT_READ_URL_SECONDS: '20',
-      DASHBOARD_URL: baseURL,
+      // Links use the first; the second lets a test use passkeys, which need a domain name
+      // (WebAuthn refuses an IP address as relying party).
+      DASHBOARD_URL: `${baseURL},http://localhost:${port}`,
       WEB_DIST: webCopy,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
