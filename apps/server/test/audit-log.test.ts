@@ -6,7 +6,7 @@ import {
   READ_ONLY_OPERATIONS,
   SIGN_IN_OPERATIONS,
 } from '../src/audit/operations.ts';
-import { AUDIT_PAGE_SIZE, pruneAuditLog } from '../src/audit/record.ts';
+import { AUDIT_PAGE_SIZE, pruneAuditLog, summarise } from '../src/audit/record.ts';
 import { DAY, toDbTime } from '../src/db/values.ts';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage } from '../src/services/storage.ts';
@@ -323,6 +323,31 @@ describe('entries in words, with the fields that changed', () => {
     });
     const added = (await entries(alice.token, { childId: child.id })).entries.at(-1);
     expect(added!.summary).toBe(`${alice.email} added child Sam`);
+  });
+
+  test('deletions name what was deleted; an entity without a snapshot is named by its type', async () => {
+    const keychainId = await addKeychain(server, alice.adminId, { name: 'Old chain' });
+    server.clock.advance(1000);
+    await server.call(
+      'DeleteEntity_v2',
+      { type: 'keychain', id: keychainId },
+      { token: dana.token },
+    );
+    const [newest] = (await entries()).entries;
+    expect(newest!.summary).toBe('dana@example.com deleted keychain Old chain');
+    expect(newest!.changes).toContainEqual({ field: 'name', before: 'Old chain', after: null });
+    expect(
+      summarise({
+        who: 'dana@example.com',
+        operation: 'DeleteEntity_v2',
+        entityType: 'announcement',
+        before: undefined,
+        after: undefined,
+        changes: [],
+        description: undefined,
+        fallback: AUDITED_OPERATIONS.DeleteEntity_v2!.fallback!({ type: 'announcement' }),
+      }),
+    ).toBe('dana@example.com deleted an announcement');
   });
 
   test('a Slack method never shows its token', async () => {

@@ -92,8 +92,10 @@ export interface AuditDescriptor {
   /** The entity's id; `output` is undefined before the resolver ran. */
   entityId?: (input: Input, output: unknown) => string | undefined;
   snapshot?: (db: Db, parentId: string, id: string, input: Input) => Promise<Snapshot | undefined>;
-  /** Words for an entry no snapshot describes ("deleted 3 screenshots"). */
+  /** Words for the entry, before the changed fields ("deleted 3 screenshots"). */
   describe?: (input: Input) => string;
+  /** Words only when no snapshot names the entity (a type without a snapshot function). */
+  fallback?: (input: Input) => string;
   /** The child concerned when no snapshot names it. */
   childId?: (input: Input) => string | undefined;
 }
@@ -349,6 +351,12 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityId: byId,
     snapshot: (db, parentId, id, input) =>
       DELETE_SNAPSHOTS[input.type]?.(db, parentId, id, input) ?? Promise.resolve(undefined),
+    fallback: (input) => {
+      const type = String(input.type)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase();
+      return `deleted ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+    },
   },
   DisableTotp: { entityType: 'signInSecurity', describe: () => 'turned off the authenticator app' },
   FinishPasskeyRegistration: { entityType: 'signInSecurity', describe: () => 'added a passkey' },

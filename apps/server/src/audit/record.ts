@@ -52,6 +52,7 @@ export function summarise(input: {
   after: Snapshot | undefined;
   changes: AuditChange[];
   description: string | undefined;
+  fallback?: string;
 }): string {
   const { who, entityType, before, after, changes, description } = input;
   const type = words(entityType);
@@ -63,7 +64,7 @@ export function summarise(input: {
   }
   if (!before && after) return `${who} added ${what}`;
   if (before && !after) return `${who} deleted ${what}`;
-  if (!before && !after) return `${who} used ${input.operation}`;
+  if (!before && !after) return `${who} ${input.fallback ?? `used ${input.operation}`}`;
   if (changes.length === 0) return `${who} saved ${what} without changes`;
   const target = entityType === 'child' ? `for ${label}` : `of ${what}`;
   return `${who} ${changes.map(changeWords).join(', ')} ${target}`;
@@ -144,6 +145,7 @@ export async function runAudited<T>(
         after,
         changes,
         description: descriptor.describe?.(input),
+        fallback: descriptor.fallback?.(input),
       }),
       changes: toDbJson(changes),
       created_at: at,
