@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectSignedIn, signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectionDialog, connectSimulatedMac } from '../support/children.ts';
@@ -30,6 +31,19 @@ async function dashboardCall(page: Page, request: APIRequestContext, op: string,
   });
   expect(response.status(), await response.text()).toBe(200);
   return response.json();
+}
+
+/** No serious or critical axe violation on the page (as tests/accessibility.spec.ts checks). */
+async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${label}: ${violation.id} ${node.target.join(' ')}`),
+    );
+  expect.soft(serious, serious.join('\n')).toEqual([]);
 }
 
 test('a co-parent accepts the emailed invitation, approves an unlock request, and the owner sees it in the audit log', async ({
@@ -72,6 +86,7 @@ test('a co-parent accepts the emailed invitation, approves an unlock request, an
   await parents.getByRole('button', { name: 'Send invitation' }).click();
   await expect(parents.getByText(`Invitation sent to ${coParent.email}`)).toBeVisible();
   await expect(parents.getByText('invited', { exact: true })).toBeVisible();
+  await expectAccessible(page, '/settings (owner)');
 
   // The invitee opens the emailed link in their own browser and chooses a password.
   const invitation = await mailbox.waitFor({
@@ -84,6 +99,7 @@ test('a co-parent accepts the emailed invitation, approves an unlock request, an
   const coPage = await coContext.newPage();
   await coPage.goto(invitation.linkMatching(inviteLink));
   await expect(coPage.getByRole('heading', { name: 'Join your family on Keyward' })).toBeVisible();
+  await expectAccessible(coPage, '/parent-invite');
   await coPage.getByLabel('Choose a password').fill(coParent.password);
   await coPage.getByRole('button', { name: 'Accept the invitation' }).click();
   await expectSignedIn(coPage);
@@ -115,6 +131,7 @@ test('a co-parent accepts the emailed invitation, approves an unlock request, an
   await expect(
     entries.getByText(new RegExp(`${coParent.email}.*"pending" to "accepted"`)).first(),
   ).toBeVisible();
+  await expectAccessible(page, '/settings/audit-log');
   await page.getByLabel('Person').selectOption({ label: coParent.email });
   await expect(entries.getByText(owner.email)).toHaveCount(0);
   await expect(entries.getByText(coParent.email).first()).toBeVisible();
