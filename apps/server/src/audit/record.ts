@@ -104,53 +104,59 @@ export async function runAudited<T>(
   if (!descriptor) return run();
   const before = await snapshotOf(descriptor, ctx, input, undefined);
   const output = await run();
-  const after = await snapshotOf(descriptor, ctx, input, output);
-  const entityType = entityTypeOf(descriptor, input);
-  // the account itself was deleted: its audit log went with it (cascade), nothing to record
-  if (entityType === 'account' && before && !after) return output;
-  const changes = changedFields(before, after);
-  const who = await personEmail(ctx.db, ctx.parentId, ctx.personId);
-  const rawId = after?.id ?? before?.id ?? descriptor.entityId?.(input, output);
-  const entityId = rawId !== undefined && isUuid(rawId) ? rawId.toLowerCase() : null;
-  const childId = after?.childId ?? before?.childId ?? descriptor.childId?.(input) ?? null;
-  // strictly newer than the family's last entry, so `before` paging never skips a tie
-  const latest = await ctx.db
-    .selectFrom('audit_log')
-    .select('created_at')
-    .where('parent_id', '=', ctx.parentId)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const now = ctx.clock.now();
-  const at =
-    latest && latest.created_at >= toDbTime(now)
-      ? toDbTime(addMs(new Date(latest.created_at), 1))
-      : toDbTime(now);
-  await ctx.db
-    .insertInto('audit_log')
-    .values({
-      id: newToken(),
-      parent_id: ctx.parentId,
-      person_id: ctx.personId,
-      person_email: who,
-      operation,
-      entity_type: entityType,
-      entity_id: entityId,
-      child_id: childId,
-      summary: summarise({
-        who,
+  // The change is committed: an entry that cannot be written is logged, never turned into an
+  // error the parent would retry (the router holds no transaction around the resolver).
+  try {
+    const after = await snapshotOf(descriptor, ctx, input, output);
+    const entityType = entityTypeOf(descriptor, input);
+    // the account itself was deleted: its audit log went with it (cascade), nothing to record
+    if (entityType === 'account' && before && !after) return output;
+    const changes = changedFields(before, after);
+    const who = await personEmail(ctx.db, ctx.parentId, ctx.personId);
+    const rawId = after?.id ?? before?.id ?? descriptor.entityId?.(input, output);
+    const entityId = rawId !== undefined && isUuid(rawId) ? rawId.toLowerCase() : null;
+    const childId = after?.childId ?? before?.childId ?? descriptor.childId?.(input) ?? null;
+    // strictly newer than the family's last entry, so `before` paging never skips a tie
+    const latest = await ctx.db
+      .selectFrom('audit_log')
+      .select('created_at')
+      .where('parent_id', '=', ctx.parentId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const now = ctx.clock.now();
+    const at =
+      latest && latest.created_at >= toDbTime(now)
+        ? toDbTime(addMs(new Date(latest.created_at), 1))
+        : toDbTime(now);
+    await ctx.db
+      .insertInto('audit_log')
+      .values({
+        id: newToken(),
+        parent_id: ctx.parentId,
+        person_id: ctx.personId,
+        person_email: who,
         operation,
-        entityType,
-        before,
-        after,
-        changes,
-        description: descriptor.describe?.(input),
-        fallback: descriptor.fallback?.(input),
-      }),
-      changes: toDbJson(changes),
-      created_at: at,
-    })
-    .execute();
+        entity_type: entityType,
+        entity_id: entityId,
+        child_id: childId,
+        summary: summarise({
+          who,
+          operation,
+          entityType,
+          before,
+          after,
+          changes,
+          description: descriptor.describe?.(input),
+          fallback: descriptor.fallback?.(input),
+        }),
+        changes: toDbJson(changes),
+        created_at: at,
+      })
+      .execute();
+  } catch (error) {
+    ctx.log.error({ err: error, operation, parentId: ctx.parentId }, 'audit entry not written');
+  }
   return output;
 }
 
