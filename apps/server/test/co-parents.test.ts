@@ -307,6 +307,16 @@ describe('a co-parent', () => {
     ]);
     const ownerAdmin = await server.call('GetAdmin', undefined, { token: alice.token });
     expect(ownerAdmin.body.notifications.map((n: { id: string }) => n.id)).not.toContain(ruleId);
+    // the family holds a method once: the owner cannot add the co-parent's address again
+    const same = await server.call(
+      'CreatePendingNotificationMethod',
+      { case: 'email', email: co.email },
+      { token: alice.token },
+    );
+    expect([same.status, same.body.userMessage]).toEqual([
+      400,
+      'Another parent of your family already uses this notification method.',
+    ]);
     // the owner cannot delete the co-parent's rule: refused like a missing one
     const asOwner = await server.call(
       'DeleteEntity_v2',

@@ -26,10 +26,18 @@ export default dashboardResolver('CreatePendingNotificationMethod', async (input
   const fingerprint = configFingerprint(config, tokens);
   const existing = await ctx.db
     .selectFrom('notification_methods')
-    .select('id')
+    .select(['id', 'person_id'])
     .where('parent_id', '=', ctx.parentId)
     .where('config_fingerprint', '=', fingerprint)
     .executeTakeFirst();
+  // issue 12: one family holds a method once, whichever parent verified it
+  if (existing && existing.person_id !== personColumn(ctx)) {
+    throw badRequest(
+      'a3f17c59',
+      'Notification method already verified by another parent of the family',
+      'Another parent of your family already uses this notification method.',
+    );
+  }
   if (existing) {
     throw badRequest(
       'a3f17c58',
