@@ -1,3 +1,5 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expectLoginPage, expectSignedIn, logInWithPassword } from '../support/auth-pages.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -5,6 +7,17 @@ import { createVerifiedParent } from '../support/parents.ts';
 
 // Issue 12: two-step sign-in. An authenticator app (codes computed here with otplib, like a phone
 // would) and a passkey in Chromium's virtual authenticator (CDP WebAuthn domain).
+
+/** axe finds no serious or critical violation on what the page shows now. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
 
 /** The code an authenticator app shows `stepsAhead` periods from now. */
 const codeFor = (secret: string, stepsAhead = 0) =>
@@ -23,6 +36,7 @@ test('a parent turns on an authenticator app, then signs in with the password an
   await page.goto('/settings');
   await page.getByRole('button', { name: 'Set up authenticator app' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectAccessible(page);
   const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await page.getByLabel('Code from the app').fill(await codeFor(secret));
@@ -30,6 +44,7 @@ test('a parent turns on an authenticator app, then signs in with the password an
 
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
+  await expectAccessible(page);
   await expect(page.getByRole('link', { name: 'Download codes' })).toBeVisible();
   await page.getByRole('button', { name: 'I saved my codes' }).click();
   await expect(page.getByText('On. 10 recovery codes left.')).toBeVisible();
@@ -40,6 +55,7 @@ test('a parent turns on an authenticator app, then signs in with the password an
   await expectLoginPage(page);
   await logInWithPassword(page, parent.email, parent.password);
   await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+  await expectAccessible(page);
   await page.getByLabel('Authentication code').fill('000000');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText("That code didn't work.", { exact: false })).toBeVisible();
