@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { toDbTime } from '../src/db/values.ts';
-import { dataExportsSettled } from '../src/exports/data-export.ts';
+import { dataExportsSettled, exportFilePath } from '../src/exports/data-export.ts';
+import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage, type LocalScreenshotStorage } from '../src/services/storage.ts';
 import { childWithMac, insertLine, insertShot, TINY_JPEG } from './activity-helpers.ts';
 import { addKey, addKeychain, securityEvents, website } from './fixtures.ts';
@@ -256,5 +258,37 @@ describe('data export', () => {
     expect(done.body).toMatchObject({ status: 'ready', progress: 100 });
     const files = readZip((await download(done.body.url)).rawPayload);
     expect(JSON.parse(files.get('activity.json')!.toString()).screenshots).toHaveLength(45);
+  });
+});
+
+describe('retention', () => {
+  test('the nightly job removes expired exports with their ZIP, and expired sign-in challenges', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { exportId: old } = await readyExport(parent.token);
+    const file = exportFilePath(server.config.dataDir, old);
+    expect(existsSync(file)).toBe(true);
+    await server.call('StartPasskeyLogin', {});
+
+    server.clock.advance(24 * 60 * 60 * 1000 + 1000);
+    const { exportId: fresh } = await readyExport(parent.token);
+    const deps = {
+      db: server.db,
+      storage: createScreenshotStorage(server.config, server.clock),
+      mode: 'test' as const,
+      dataDir: server.config.dataDir,
+    };
+    const report = await runRetention(deps, server.clock.now());
+    expect(report.dataExports).toBeGreaterThanOrEqual(1);
+    expect(report.signInChallenges).toBeGreaterThanOrEqual(1);
+    expect(existsSync(file)).toBe(false);
+    const left = await server.db
+      .selectFrom('data_exports')
+      .select('id')
+      .where('id', 'in', [old, fresh])
+      .execute();
+    expect(left.map((r) => r.id)).toEqual([fresh]);
+    expect(existsSync(exportFilePath(server.config.dataDir, fresh))).toBe(true);
+    const gone = await server.call('GetDataExport', { exportId: old }, { token: parent.token });
+    expect(gone.status).toBe(404);
   });
 });

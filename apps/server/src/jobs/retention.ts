@@ -1,8 +1,10 @@
+import { rm } from 'node:fs/promises';
 import { activityRetentionCutoffs } from '@keyward/domain/activity';
 import { pruneAuditLog } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { DAY, HOUR, toDbTime } from '../db/values.ts';
+import { exportFilePath } from '../exports/data-export.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 import { claimJobRun, dailyRunKey, finishJobRun, releaseJobRun } from './claim.ts';
 
@@ -20,6 +22,8 @@ export interface RetentionDeps {
   db: Db;
   storage: ScreenshotStorage;
   mode: Config['mode'];
+  /** DATA_DIR, where data export ZIPs are kept (issue 12); absent: their files are left alone. */
+  dataDir?: string;
 }
 
 export interface RetentionReport {
@@ -39,6 +43,10 @@ export interface RetentionReport {
   auditEntries: number;
   /** co-parent invitation links expired for a week or more */
   parentInvitations: number;
+  /** expired sign-in challenges and WebAuthn ceremonies (issue 12) */
+  signInChallenges: number;
+  /** data exports whose link expired, or unfinished for a week, with their ZIP files (issue 12) */
+  dataExports: number;
 }
 
 const count = (result: { numDeletedRows: bigint } | undefined) =>
@@ -182,6 +190,21 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
       .executeTakeFirst(),
   );
 
+  const signInChallenges =
+    count(
+      await db
+        .deleteFrom('webauthn_challenges')
+        .where('expires_at', '<=', nowTs)
+        .executeTakeFirst(),
+    ) +
+    count(
+      await db
+        .deleteFrom('second_factor_challenges')
+        .where('expires_at', '<=', nowTs)
+        .executeTakeFirst(),
+    );
+  const dataExports = await removeExpiredDataExports(deps, nowTs, at(7 * DAY));
+
   return {
     screenshots,
     keystrokeLines,
@@ -197,7 +220,27 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
     orphanedObjects,
     auditEntries,
     parentInvitations,
+    signInChallenges,
+    dataExports,
   };
+}
+
+async function removeExpiredDataExports(deps: RetentionDeps, nowTs: string, weekAgo: string) {
+  const rows = await deps.db
+    .selectFrom('data_exports')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', nowTs),
+        eb.and([eb('status', '!=', 'ready'), eb('created_at', '<=', weekAgo)]),
+      ]),
+    )
+    .execute();
+  for (const row of rows) {
+    if (deps.dataDir) await rm(exportFilePath(deps.dataDir, row.id), { force: true });
+    await deps.db.deleteFrom('data_exports').where('id', '=', row.id).execute();
+  }
+  return rows.length;
 }
 
 /**

@@ -43,7 +43,12 @@ export function startScheduledJobs(deps: JobDeps): () => void {
       const started = Date.now();
       try {
         const report = await runDailyRetention(
-          { db: deps.db, storage: deps.storage, mode: deps.config.mode },
+          {
+            db: deps.db,
+            storage: deps.storage,
+            mode: deps.config.mode,
+            dataDir: deps.config.dataDir,
+          },
           deps.clock.now(),
         );
         const seconds = (Date.now() - started) / 1000;
