@@ -8,7 +8,14 @@ const api = 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   server: {
-    proxy: { '/pairql': api, '/macos-app': api, '/help': api, '/getting-started': api },
+    proxy: {
+      '/pairql': api,
+      '/macos-app': api,
+      '/help': api,
+      '/getting-started': api,
+      // issue 12: the data export's signed download link
+      '/data-export': api,
+    },
   },
   build: {
     outDir: 'dist',
