@@ -246,11 +246,12 @@ describe('chrome', () => {
       'href',
       '/reset-password',
     );
-    // besides the chrome's IOSDevices (the sidebar's iOS link), the page reads GetAdmin and,
-    // for its Parents section (issue 12), GetParents
+    // besides the chrome's IOSDevices (the sidebar's iOS link), the page reads GetAdmin and, for
+    // its Parents and Sign-in security sections (issue 12), GetParents and GetSignInSecurity
     expect(calls.map((c) => c.op).filter((op) => op !== 'IOSDevices')).toEqual([
       'GetAdmin',
       'GetParents',
+      'GetSignInSecurity',
     ]);
   });
 });
