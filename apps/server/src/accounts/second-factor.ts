@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { addMs, MINUTE, toDbTime } from '../db/values.ts';
 import { unauthorized } from '../pairql/errors.ts';
@@ -43,15 +42,12 @@ export async function personEmail(
     .where('id', '=', personId)
     .executeTakeFirst();
   if (owner) return owner.email;
-  try {
-    // co-parents (migration 0012): read without a typed dependency on that table
-    const result = await sql<{
-      email: string;
-    }>`select email from co_parents where id = ${personId}`.execute(ctx.db);
-    return result.rows[0]?.email ?? null;
-  } catch {
-    return null;
-  }
+  const coParent = await ctx.db
+    .selectFrom('co_parents')
+    .select('email')
+    .where('id', '=', personId)
+    .executeTakeFirst();
+  return coParent?.email ?? null;
 }
 
 /** Sends a sign-in security email to the person; a failure is logged, never thrown. */

@@ -3,10 +3,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { sql } from 'kysely';
 import { ZipFile } from 'yazl';
 import { emailPerson } from '../accounts/second-factor.ts';
-import type { Db } from '../db/database.ts';
 import { addMs, fromDbBool, fromDbJson, HOUR, MINUTE, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
 
@@ -110,15 +108,6 @@ function stripSecrets(value: unknown): unknown {
   return value;
 }
 
-async function tableExists(db: Db, table: string): Promise<boolean> {
-  try {
-    await sql`select 1 from ${sql.table(table)} where 1 = 0`.execute(db);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function buildDataExport(ctx: ExportContext, exportId: string, parentId: string) {
   const { db } = ctx;
   const setProgress = async (progress: number, status: 'building' | 'ready' = 'building') => {
@@ -145,13 +134,12 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
     .selectAll()
     .where('id', '=', parentId)
     .executeTakeFirstOrThrow();
-  const coParents = (await tableExists(db, 'co_parents'))
-    ? (
-        await sql<
-          Record<string, unknown>
-        >`select * from co_parents where parent_id = ${parentId}`.execute(db)
-      ).rows
-    : [];
+  const coParents = await db
+    .selectFrom('co_parents')
+    .selectAll()
+    .where('parent_id', '=', parentId)
+    .orderBy('created_at')
+    .execute();
   const persons = [account.id, ...coParents.map((p) => String(p.id))];
   const [totp, passkeys] = await Promise.all([
     db
@@ -337,15 +325,16 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
     'security-events.json',
     events.map((e) => clean(e)),
   );
-  if (await tableExists(db, 'audit_log')) {
-    const audit = await sql<
-      Record<string, unknown>
-    >`select * from audit_log where parent_id = ${parentId} order by created_at`.execute(db);
-    addJson(
-      'audit-log.json',
-      audit.rows.map((row) => clean(row, ['changes'])),
-    );
-  }
+  const audit = await db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('parent_id', '=', parentId)
+    .orderBy('created_at')
+    .execute();
+  addJson(
+    'audit-log.json',
+    audit.map((row) => clean(row, ['changes'])),
+  );
   await setProgress(35);
 
   // --- activity: keystroke lines and screenshots (metadata and the images themselves)
