@@ -6,6 +6,9 @@ import { ADMIN_ID, fakeServer, loggedIn, renderApp, serverError } from '../../..
 
 // Issue 12: Settings → Sign-in security (authenticator app) and Download my data.
 
+const ceremony = vi.hoisted(() => ({ startRegistration: vi.fn() }));
+vi.mock('@simplewebauthn/browser', () => ceremony);
+
 vi.mock('sonner', () => ({
   toast: { loading: vi.fn(), success: vi.fn(), error: vi.fn() },
   Toaster: () => null,
@@ -86,6 +89,60 @@ describe('Settings → Sign-in security', () => {
     await user.click(screen.getByRole('button', { name: 'I saved my codes' }));
     expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
     expect(await screen.findByText('On. 10 recovery codes left.')).toBeVisible();
+  });
+
+  test('passkeys: add one with a name, then remove it after confirming', async () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    const attestation = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {} };
+    ceremony.startRegistration.mockResolvedValue(attestation);
+    const PASSKEY_ID = '66666666-6666-4666-8666-666666666666';
+    let passkeys: { id: string; name: string; createdAt: string }[] = [];
+    const calls = fakeServer((op) => {
+      if (op === 'GetAdmin') return { body: admin };
+      if (op === 'GetParents') return { body: [] };
+      if (op === 'GetSignInSecurity') {
+        return { body: { totpEnabled: false, recoveryCodesLeft: 0, passkeys } };
+      }
+      if (op === 'StartPasskeyRegistration') {
+        return {
+          body: { options: { challenge: 'abc', rp: { id: 'example.com', name: 'Keyward' } } },
+        };
+      }
+      if (op === 'FinishPasskeyRegistration') {
+        passkeys = [{ id: PASSKEY_ID, name: 'MacBook', createdAt: '2025-01-15T12:00:00.000Z' }];
+        return { body: { passkeyId: PASSKEY_ID } };
+      }
+      if (op === 'RemovePasskey') {
+        passkeys = [];
+        return { body: { success: true } };
+      }
+      return { body: {} };
+    });
+    const user = userEvent.setup();
+    renderApp('/settings');
+    expect(await screen.findByText('No passkeys yet.')).toBeVisible();
+    await user.type(screen.getByLabelText(/Passkey name/), 'MacBook');
+    await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect(
+      await screen.findByText('Passkey "MacBook" added. You can use it to sign in.'),
+    ).toBeVisible();
+    expect(ceremony.startRegistration).toHaveBeenCalledWith({
+      optionsJSON: {
+        challenge: 'abc',
+        rp: { id: window.location.hostname, name: 'Keyward' },
+      },
+    });
+    expect(calls.find((c) => c.op === 'FinishPasskeyRegistration')?.body).toEqual({
+      response: attestation,
+      name: 'MacBook',
+    });
+
+    await user.click(await screen.findByRole('button', { name: 'Remove passkey MacBook' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove passkey?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Passkey "MacBook" removed.')).toBeVisible();
+    expect(calls.find((c) => c.op === 'RemovePasskey')?.body).toEqual({ id: PASSKEY_ID });
+    expect(await screen.findByText('No passkeys yet.')).toBeVisible();
   });
 
   test('Download my data: prepares, shows progress, then the download link', async () => {
