@@ -26,6 +26,7 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 
 const suites = [
   { name: 'lint', run: runLint },
+  { name: 'typecheck', run: runTypecheck },
   { name: 'contract', run: (ctx) => runVitest(ctx, 'packages/contract') },
   { name: 'domain', run: (ctx) => runVitest(ctx, 'packages/domain') },
   { name: 'server', run: (ctx) => runVitest(ctx, 'apps/server') },
@@ -150,6 +151,32 @@ async function runLint() {
   const colors = process.stdout.isTTY ? [] : ['--colors=off'];
   const code = await run(bin('biome'), ['ci', ...colors, '.']);
   return code === 0 ? passedCount(1) : failed('biome ci reported problems');
+}
+
+/** `tsc --noEmit` in every workspace: one test per workspace. */
+async function runTypecheck() {
+  const workspaces = [
+    'packages/contract',
+    'packages/domain',
+    'apps/server',
+    'apps/web',
+    'tools/device-sim',
+    'e2e',
+  ];
+  const failedOnes = [];
+  for (const workspace of workspaces) {
+    const code = await run(bin('tsc'), ['-p', join(root, workspace), '--noEmit']);
+    if (code !== 0) failedOnes.push(workspace);
+  }
+  const passed = workspaces.length - failedOnes.length;
+  return failedOnes.length === 0
+    ? passedCount(passed)
+    : {
+        passed,
+        failed: failedOnes.length,
+        skipped: false,
+        note: `type errors in ${failedOnes.join(', ')}`,
+      };
 }
 
 // --- vitest workspaces ------------------------------------------------------------------------
