@@ -58,8 +58,7 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
 
   const output: CheckInOutput = {
     adminAccountStatus: await accountStatus(ctx.db, ctx.parentId),
-    appManifest: await appManifest(ctx.db),
-    browsers: await browsers(ctx.db),
+    ...(await catalogueOf(ctx.db)),
     keychains: await assignedKeychains(ctx.db, ctx.childId, now),
     updateReleaseChannel: channel,
     userData: await loadUserData(ctx.db, ctx.childId),
@@ -195,6 +194,26 @@ async function accountStatus(db: Db, parentId: string): Promise<AdminAccountStat
     .where('id', '=', parentId)
     .executeTakeFirstOrThrow();
   return ACCOUNT_STATUS[parent.subscription_status];
+}
+
+/**
+ * The app manifest and browser list are the same for every Mac and change only with a migration
+ * (nothing else writes the catalogue tables), so each database's copy is read once per process.
+ */
+const catalogues = new WeakMap<Db, Promise<{ appManifest: AppManifest; browsers: Browser[] }>>();
+
+function catalogueOf(db: Db) {
+  let catalogue = catalogues.get(db);
+  if (!catalogue) {
+    catalogue = Promise.all([appManifest(db), browsers(db)]).then(([manifest, list]) => ({
+      appManifest: manifest,
+      browsers: list,
+    }));
+    // a failed read is not remembered
+    catalogue.catch(() => catalogues.delete(db));
+    catalogues.set(db, catalogue);
+  }
+  return catalogue;
 }
 
 async function appManifest(db: Db): Promise<AppManifest> {
