@@ -1,31 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { SaveUserInput } from '@keyward/contract/shared';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createTestServer, type TestServer } from '../../../apps/server/test/harness.ts';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadState } from '../src/state.ts';
-import { SimulatedMac, waitFor } from './helpers.ts';
+import { dashboardAs, SimulatedMac, waitFor, useListeningServer } from './helpers.ts';
 
 // The CLI against the REAL server (apps/server buildApp on a temp SQLite database, listening on a
 // port), set up through the dashboard operations like a parent would.
 
-let server: TestServer;
-let serverUrl: string;
-let parentToken: string;
-
-beforeAll(async () => {
-  server = await createTestServer();
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  serverUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-  parentToken = (await server.signUpVerifiedParent()).token;
-});
-afterAll(async () => server.close());
-
-async function dashboard(op: string, input?: unknown) {
-  const result = await server.call(op, input, { token: parentToken });
-  if (result.status !== 200) throw new Error(`${op} failed: ${JSON.stringify(result.body)}`);
-  return result.body;
-}
+const live = useListeningServer();
+const dashboard = (op: string, input?: unknown) => dashboardAs(live, op, input);
 
 function childSettings(id: string, overrides: Partial<SaveUserInput> = {}): SaveUserInput {
   return {
@@ -75,7 +58,7 @@ let mac: SimulatedMac;
 let childId: string;
 
 beforeEach(async () => {
-  mac = new SimulatedMac(serverUrl);
+  mac = new SimulatedMac(live.serverUrl);
   childId = await addChild('Ana');
 });
 afterEach(() => mac.cleanUp());
@@ -123,7 +106,7 @@ describe('connect', () => {
   test('a used code fails with the server message', async () => {
     const code = await connectionCode(childId);
     expect(await mac.run(['connect', code])).toBe(0);
-    const other = new SimulatedMac(serverUrl);
+    const other = new SimulatedMac(live.serverUrl);
     try {
       const again = await other.capture(['connect', code]);
       expect(again.code).toBe(1);

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createTestServer, type TestServer } from '../../../apps/server/test/harness.ts';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parseArgs, UsageError } from '../src/args.ts';
 import {
   DEFAULT_IOS_APP,
@@ -13,7 +11,7 @@ import {
   iosStateFileOf,
   loadIosState,
 } from '../src/ios.ts';
-import { SimulatedMac } from './helpers.ts';
+import { dashboardAs, SimulatedMac, useListeningServer } from './helpers.ts';
 
 // The iOS mode (`ios …`): the pure helpers, then every command against the REAL server, with the
 // parent's side played through the dashboard operations.
@@ -97,23 +95,8 @@ describe('iOS helpers', () => {
   });
 });
 
-let server: TestServer;
-let serverUrl: string;
-let parentToken: string;
-
-beforeAll(async () => {
-  server = await createTestServer();
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  serverUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-  parentToken = (await server.signUpVerifiedParent()).token;
-});
-afterAll(async () => server.close());
-
-async function dashboard(op: string, input?: unknown) {
-  const result = await server.call(op, input, { token: parentToken });
-  if (result.status !== 200) throw new Error(`${op} failed: ${JSON.stringify(result.body)}`);
-  return result.body;
-}
+const live = useListeningServer();
+const dashboard = (op: string, input?: unknown) => dashboardAs(live, op, input);
 
 let ipad: SimulatedMac;
 let childId: string;
@@ -125,7 +108,7 @@ async function newCode(): Promise<string> {
 }
 
 beforeEach(async () => {
-  ipad = new SimulatedMac(serverUrl);
+  ipad = new SimulatedMac(live.serverUrl);
   childId = randomUUID();
   await dashboard('SaveUser', {
     id: childId,
@@ -171,7 +154,7 @@ describe('ios against the real server', () => {
       deviceType: 'iPad',
       osVersion: '17.6',
     });
-    const other = new SimulatedMac(serverUrl);
+    const other = new SimulatedMac(live.serverUrl);
     try {
       const wrong = await other.capture(['ios', 'connect', '000001']);
       expect(wrong.code).toBe(1);
@@ -265,7 +248,7 @@ describe('ios against the real server', () => {
   });
 
   test('a removed device is told so (exit 2); usage errors exit 1', async () => {
-    await server.db.deleteFrom('ios_app_tokens').where('device_id', '=', deviceId).execute();
+    await live.server.db.deleteFrom('ios_app_tokens').where('device_id', '=', deviceId).execute();
     const removed = await ipad.capture(['ios', 'rules']);
     expect(removed.code).toBe(2);
     expect(removed.printed).toContain("This iOS device's connection was removed.");

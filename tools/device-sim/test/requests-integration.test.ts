@@ -1,36 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createTestServer, type TestServer } from '../../../apps/server/test/harness.ts';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadState } from '../src/state.ts';
-import { SimulatedMac, waitFor } from './helpers.ts';
+import { dashboardAs, SimulatedMac, waitFor, useListeningServer } from './helpers.ts';
 
 // unlock, suspend, requests and online's decision lines against the REAL server, with the parent's
 // side played through the dashboard operations.
 
-let server: TestServer;
-let serverUrl: string;
-let parentToken: string;
-
-beforeAll(async () => {
-  server = await createTestServer();
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  serverUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-  parentToken = (await server.signUpVerifiedParent()).token;
-});
-afterAll(async () => server.close());
-
-async function dashboard(op: string, input?: unknown) {
-  const result = await server.call(op, input, { token: parentToken });
-  if (result.status !== 200) throw new Error(`${op} failed: ${JSON.stringify(result.body)}`);
-  return result.body;
-}
+const live = useListeningServer();
+const dashboard = (op: string, input?: unknown) => dashboardAs(live, op, input);
 
 let mac: SimulatedMac;
 let childId: string;
 
 beforeEach(async () => {
-  mac = new SimulatedMac(serverUrl);
+  mac = new SimulatedMac(live.serverUrl);
   childId = randomUUID();
   await dashboard('SaveUser', {
     id: childId,
