@@ -9,7 +9,7 @@ import {
 } from '@keyward/domain/suspension-grant';
 import { timeAgo } from '@keyward/domain/wording';
 import { ClockIcon } from '@heroicons/react/24/outline';
-import { type ReactNode, useId, useReducer } from 'react';
+import { useId, useReducer } from 'react';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/Button';
@@ -30,6 +30,7 @@ import {
   suspensionDecisionReducer,
   toDecideInput,
 } from './suspension-decision';
+import { DetailRow } from '../../components/ui/DetailRow';
 
 /** `/children/:userId/suspend-filter-requests/:requestId`: grant or deny a filter suspension. */
 export default function SuspendFilterRequestPage({ now }: { now?: Date }) {
@@ -76,34 +77,25 @@ export default function SuspendFilterRequestPage({ now }: { now?: Date }) {
   );
 }
 
-function SummaryRow({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-col gap-1 py-3 sm:flex-row sm:gap-4">
-      <dt className="w-40 shrink-0 text-sm font-medium text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-sm break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
-
 function RequestSummary({ request, now }: { request: SuspendFilterRequest; now: Date }) {
   return (
     <dl className="mt-2 divide-y divide-slate-100">
-      <SummaryRow label="Child">{request.userName}</SummaryRow>
+      <DetailRow label="Child">{request.userName}</DetailRow>
       {/* An accepted request's duration is the one the parent granted (server-behaviour §3.5). */}
-      <SummaryRow label={request.status === 'accepted' ? 'Granted duration' : 'Requested duration'}>
+      <DetailRow label={request.status === 'accepted' ? 'Granted duration' : 'Requested duration'}>
         {suspensionDurationLabel(request.requestedDurationInSeconds)}
-      </SummaryRow>
+      </DetailRow>
       {shouldShowSuspensionRequestDate(request.createdAt, now) && (
-        <SummaryRow label="Requested">
+        <DetailRow label="Requested">
           <time dateTime={request.createdAt}>
             {timeAgo(request.createdAt, now)} ({new Date(request.createdAt).toLocaleString()})
           </time>
-        </SummaryRow>
+        </DetailRow>
       )}
       {request.requestComment && (
-        <SummaryRow label="Comment">
+        <DetailRow label="Comment">
           <span className="italic">“{request.requestComment}”</span>
-        </SummaryRow>
+        </DetailRow>
       )}
     </dl>
   );

@@ -28,6 +28,7 @@ import {
   type SaveKeyInput,
   unlockRequestDecisionReducer,
 } from './unlock-request-decision';
+import { DetailRow } from '../../components/ui/DetailRow';
 
 const EditRequestKey = lazy(() => import('./EditRequestKey'));
 
@@ -187,15 +188,6 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
           />
         </Suspense>
       )}
-    </div>
-  );
-}
-
-function DetailRow({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-col gap-1 py-3 sm:flex-row sm:gap-4">
-      <dt className="w-32 shrink-0 text-sm font-medium text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-sm break-words text-slate-900">{children}</dd>
     </div>
   );
 }
