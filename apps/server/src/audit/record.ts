@@ -96,14 +96,14 @@ export async function runAudited<T>(
   ctx: ParentContext,
   operation: string,
   input: unknown,
-  run: () => Promise<T>,
+  run: (ctx: ParentContext) => Promise<T>,
 ): Promise<T> {
   const descriptor = Object.hasOwn(AUDITED_OPERATIONS, operation)
     ? AUDITED_OPERATIONS[operation]
     : undefined;
-  if (!descriptor) return run();
+  if (!descriptor) return run(ctx);
   const before = await snapshotOf(descriptor, ctx, input, undefined);
-  const output = await run();
+  const output = await run(ctx);
   // The change is committed: an entry that cannot be written is logged, never turned into an
   // error the parent would retry (the router holds no transaction around the resolver).
   try {

@@ -207,7 +207,9 @@ async function handle(
     // issue 12: owner-only operations (pairql/roles.ts), then the audit log (audit/record.ts)
     const parentCtx = ctx as ParentContext;
     assertRoleMayCall(parentCtx, opName, input);
-    output = await runAudited(parentCtx, opName, input, () => resolveRacing(resolver, input, ctx));
+    output = await runAudited(parentCtx, opName, input, (audited) =>
+      resolveRacing(resolver, input, audited),
+    );
   } else {
     output = await resolveRacing(resolver, input, ctx);
   }
