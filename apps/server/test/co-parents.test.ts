@@ -379,3 +379,117 @@ describe("a co-parent's own second factor", () => {
     expect(owner.body.token).toBeDefined();
   });
 });
+
+describe('a password reset belongs to one person', () => {
+  const tokenIn = (email: string, template: 'magic-link' | 'password-reset') => {
+    const prefix = template === 'magic-link' ? '/otp/' : '/reset-password/';
+    return server.linkIn(server.lastEmailTo(email, template), prefix).pathname.split('/').at(-1)!;
+  };
+  const signedIn = async (token: string) =>
+    (await server.call('GetAdmin', undefined, { token })).status;
+
+  /** A fresh family (its owner's password changes here) with one co-parent; each holds a magic
+   * link and a reset link asked for before the reset under test. */
+  async function familyWithLinks() {
+    const owner = await server.signUpVerifiedParent();
+    const co = await inviteCoParent(server, owner);
+    const links = new Map<string, { magic: string; reset: string }>();
+    for (const email of [owner.email, co.email]) {
+      await server.call('RequestMagicLink', { email });
+      await server.call('SendPasswordResetEmail', { email });
+      links.set(email, {
+        magic: tokenIn(email, 'magic-link'),
+        reset: tokenIn(email, 'password-reset'),
+      });
+    }
+    return { owner, co, ownerLinks: links.get(owner.email)!, coLinks: links.get(co.email)! };
+  }
+
+  test("the owner's reset signs out the owner only and spends the owner's links only", async () => {
+    const { owner, co, ownerLinks, coLinks } = await familyWithLinks();
+    await server.call('SendPasswordResetEmail', { email: owner.email });
+    const changed = await server.call('ResetPassword', {
+      token: tokenIn(owner.email, 'password-reset'),
+      password: 'the new owner password',
+    });
+    expect(changed.body).toEqual({ success: true });
+
+    expect(await signedIn(owner.token)).toBe(401);
+    expect(await signedIn(co.token)).toBe(200);
+    // the owner's older links are spent
+    expect((await server.call('LoginMagicLink', { token: ownerLinks.magic })).status).toBe(401);
+    expect(
+      (await server.call('ResetPassword', { token: ownerLinks.reset, password: 'not this one' }))
+        .body,
+    ).toEqual({ success: false });
+    // the co-parent's still work, and sign in the co-parent
+    const coMagic = await server.call('LoginMagicLink', { token: coLinks.magic });
+    expect(coMagic.status).toBe(200);
+    expect(
+      (await server.call('GetAdmin', undefined, { token: coMagic.body.token })).body.role,
+    ).toBe('coParent');
+    expect(
+      (await server.call('ResetPassword', { token: coLinks.reset, password: 'co reset later' }))
+        .body,
+    ).toEqual({ success: true });
+    expect(
+      (await server.call('Login', { email: owner.email, password: 'the new owner password' }))
+        .status,
+    ).toBe(200);
+  });
+
+  test("a co-parent's reset signs out that co-parent only and spends that co-parent's links only", async () => {
+    const { owner, co, ownerLinks, coLinks } = await familyWithLinks();
+    const otherCo = await inviteCoParent(server, owner);
+    await server.call('SendPasswordResetEmail', { email: co.email });
+    const mail = server.lastEmailTo(co.email, 'password-reset');
+    expect(mail.to).toBe(co.email);
+    const changed = await server.call('ResetPassword', {
+      token: tokenIn(co.email, 'password-reset'),
+      password: 'the new co-parent password',
+    });
+    expect(changed.body).toEqual({ success: true });
+
+    expect(await signedIn(co.token)).toBe(401);
+    expect(await signedIn(owner.token)).toBe(200);
+    expect(await signedIn(otherCo.token)).toBe(200);
+    // the co-parent's older links are spent
+    expect((await server.call('LoginMagicLink', { token: coLinks.magic })).status).toBe(401);
+    expect(
+      (await server.call('ResetPassword', { token: coLinks.reset, password: 'not this one' })).body,
+    ).toEqual({ success: false });
+    // the new password signs in the co-parent; the old one no longer does
+    expect((await server.call('Login', { email: co.email, password: co.password })).status).toBe(
+      401,
+    );
+    const login = await server.call('Login', {
+      email: co.email,
+      password: 'the new co-parent password',
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.adminId).toBe(owner.adminId);
+    expect((await server.call('GetAdmin', undefined, { token: login.body.token })).body.role).toBe(
+      'coParent',
+    );
+    // the owner's password and links are untouched
+    expect(
+      (await server.call('Login', { email: owner.email, password: owner.password })).status,
+    ).toBe(200);
+    expect((await server.call('LoginMagicLink', { token: ownerLinks.magic })).status).toBe(200);
+    expect(
+      (
+        await server.call('ResetPassword', {
+          token: ownerLinks.reset,
+          password: 'owner reset later',
+        })
+      ).body,
+    ).toEqual({ success: true });
+    const events = await server.db
+      .selectFrom('security_events')
+      .select(['event', 'detail'])
+      .where('parent_id', '=', owner.adminId)
+      .where('event', '=', 'passwordChanged')
+      .execute();
+    expect(events).toContainEqual({ event: 'passwordChanged', detail: `co-parent ${co.email}` });
+  });
+});

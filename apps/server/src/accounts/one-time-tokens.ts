@@ -3,6 +3,7 @@ import type { OneTimeTokensTable, TokenPurpose } from '../db/schema.ts';
 import { addMs, DAY, HOUR, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
 import { hashToken, isUuid, newToken } from '../services/tokens.ts';
+import { ofPerson } from './people.ts';
 
 // Single-use tokens bound to exactly one purpose (server-behaviour §2.3).
 
@@ -71,16 +72,21 @@ export async function markTokenUsed(ctx: RequestContext, tokenId: string): Promi
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Spends every unused token of these purposes: nothing issued before a password reset still works. */
+/**
+ * Spends every unused token of these purposes that one person holds (the owner's, or one
+ * co-parent's): nothing that person was sent before a password reset still works, and the other
+ * people of the family keep theirs (issue 12).
+ */
 export async function revokeOneTimeTokens(
   ctx: Pick<RequestContext, 'db' | 'clock'>,
-  parentId: string,
+  person: { parentId: string; personId: string },
   purposes: TokenPurpose[],
 ): Promise<void> {
   await ctx.db
     .updateTable('one_time_tokens')
     .set({ used_at: toDbTime(ctx.clock.now()) })
-    .where('parent_id', '=', parentId)
+    .where('parent_id', '=', person.parentId)
+    .where(ofPerson(person))
     .where('purpose', 'in', purposes)
     .where('used_at', 'is', null)
     .execute();

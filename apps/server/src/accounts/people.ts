@@ -33,7 +33,7 @@ export function personColumn(person: { parentId: string; personId: string }): st
  */
 export function ofPerson(ctx: Pick<ParentContext, 'parentId' | 'personId'>) {
   const person = personColumn(ctx);
-  // biome-ignore lint/suspicious/noExplicitAny: used on notifications, notification_methods and pending_notification_methods
+  // biome-ignore lint/suspicious/noExplicitAny: used on notifications, notification methods, sessions and one-time tokens
   return (eb: any) =>
     person === null ? eb('person_id', 'is', null) : eb('person_id', '=', person);
 }

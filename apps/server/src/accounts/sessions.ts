@@ -1,5 +1,6 @@
 import { addMs, DAY, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
+import { ofPerson } from './people.ts';
 import { hashToken, newToken } from '../services/tokens.ts';
 
 export const SESSION_LIFETIME_MS = 28 * DAY;
@@ -30,11 +31,19 @@ export async function createSession(
   return token;
 }
 
-export async function revokeAllSessions(ctx: RequestContext, parentId: string): Promise<void> {
+/**
+ * Ends every session of one person (issue 12): the owner's sessions (person id = the account id)
+ * or one co-parent's. The other people of the family stay signed in: each has their own login.
+ */
+export async function revokeSessionsOf(
+  ctx: Pick<RequestContext, 'db' | 'clock'>,
+  person: { parentId: string; personId: string },
+): Promise<void> {
   await ctx.db
     .updateTable('dashboard_sessions')
     .set({ revoked_at: toDbTime(ctx.clock.now()) })
-    .where('parent_id', '=', parentId)
+    .where('parent_id', '=', person.parentId)
+    .where(ofPerson(person))
     .where('revoked_at', 'is', null)
     .execute();
 }
