@@ -162,7 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => stopJobs());
   // issue 12: the family's data export ZIP through its signed link; builds finish before close
-  await registerDataExportDownload(app, { db, config, clock });
+  await registerDataExportDownload(app, { db, config, clock, storage: services.storage });
   app.addHook('onClose', async () => dataExportsSettled());
   await registerHelpPages(app, config);
   await registerSpa(app, config.webDist);

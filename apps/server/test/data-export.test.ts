@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { toDbTime } from '../src/db/values.ts';
-import { dataExportsSettled, exportFilePath } from '../src/exports/data-export.ts';
+import { dataExportsSettled } from '../src/exports/data-export.ts';
 import { runRetention } from '../src/jobs/retention.ts';
-import { createScreenshotStorage, type LocalScreenshotStorage } from '../src/services/storage.ts';
+import {
+  createScreenshotStorage,
+  type LocalScreenshotStorage,
+  localExportFile,
+} from '../src/services/storage.ts';
 import { childWithMac, insertLine, insertShot, TINY_JPEG } from './activity-helpers.ts';
 import { addKey, addKeychain, securityEvents, website } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
@@ -269,7 +274,9 @@ describe('retention', () => {
   test('the nightly job removes expired exports with their ZIP, and expired sign-in challenges', async () => {
     const parent = await server.signUpVerifiedParent();
     const { exportId: old } = await readyExport(parent.token);
-    const file = exportFilePath(server.config.dataDir, old);
+    const exportFile = (id: string) =>
+      localExportFile(path.join(server.config.dataDir, 'exports'), id);
+    const file = exportFile(old);
     expect(existsSync(file)).toBe(true);
     await server.call('StartPasskeyLogin', {});
 
@@ -279,7 +286,6 @@ describe('retention', () => {
       db: server.db,
       storage: createScreenshotStorage(server.config, server.clock),
       mode: 'test' as const,
-      dataDir: server.config.dataDir,
     };
     const report = await runRetention(deps, server.clock.now());
     expect(report.dataExports).toBeGreaterThanOrEqual(1);
@@ -291,7 +297,7 @@ describe('retention', () => {
       .where('id', 'in', [old, fresh])
       .execute();
     expect(left.map((r) => r.id)).toEqual([fresh]);
-    expect(existsSync(exportFilePath(server.config.dataDir, fresh))).toBe(true);
+    expect(existsSync(exportFile(fresh))).toBe(true);
     const gone = await server.call('GetDataExport', { exportId: old }, { token: parent.token });
     expect(gone.status).toBe(404);
   });

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { emailPerson } from '../accounts/second-factor.ts';
@@ -9,8 +10,9 @@ import { addMs, fromDbBool, fromDbJson, HOUR, MINUTE, toDbTime } from '../db/val
 import type { RequestContext } from '../pairql/context.ts';
 
 // The family's data export (issue 12): a ZIP of everything the family account holds, built in the
-// background after RequestDataExport, with its progress in `data_exports`, kept in
-// DATA_DIR/exports and downloaded through a signed, expiring link (GET /data-export/{id}).
+// background after RequestDataExport, with its progress in `data_exports`, kept in the object store
+// (services/storage.ts: the S3 bucket every instance reads, else this instance's DATA_DIR/exports)
+// and downloaded through a signed, expiring link (GET /data-export/{id}, http/data-export.ts).
 // Secrets never go in: password hashes, token hashes, Slack tokens, TOTP secrets, recovery codes,
 // passkey keys. Screenshots are read through the screenshot storage.
 
@@ -27,10 +29,6 @@ const running = new Map<string, Promise<void>>();
 /** Resolves when every export started by this process has finished (tests, shutdown). */
 export async function dataExportsSettled(): Promise<void> {
   while (running.size > 0) await Promise.allSettled([...running.values()]);
-}
-
-export function exportFilePath(dataDir: string, exportId: string): string {
-  return path.join(dataDir, 'exports', `${exportId}.zip`);
 }
 
 function signature(hmacKey: Buffer, exportId: string, expires: number): string {
@@ -110,20 +108,84 @@ function stripSecrets(value: unknown): unknown {
 
 async function buildDataExport(ctx: ExportContext, exportId: string, parentId: string) {
   const { db } = ctx;
-  const setProgress = async (progress: number, status: 'building' | 'ready' = 'building') => {
+  const setProgress = async (progress: number) => {
     await db
       .updateTable('data_exports')
-      .set({ status, progress: Math.min(100, Math.floor(progress)), updated_at: now(ctx) })
+      .set({
+        status: 'building',
+        progress: Math.min(100, Math.floor(progress)),
+        updated_at: now(ctx),
+      })
       .where('id', '=', exportId)
       .execute();
   };
   await setProgress(0);
 
+  const store = ctx.services.storage.exports;
+  mkdirSync(store.workDirectory, { recursive: true });
+  const partial = path.join(store.workDirectory, `${exportId}.zip.part`);
+  try {
+    await writeZip(ctx, partial, parentId, setProgress);
+    const { size } = await stat(partial);
+    const storageKey = await store.save(exportId, partial);
+    const expiresAt = addMs(ctx.clock.now(), EXPORT_LINK_HOURS * HOUR);
+    await db
+      .updateTable('data_exports')
+      .set({
+        status: 'ready',
+        progress: 100,
+        storage_key: storageKey,
+        size_bytes: size,
+        expires_at: toDbTime(expiresAt),
+        updated_at: now(ctx),
+      })
+      .where('id', '=', exportId)
+      .execute();
+
+    const row = await db
+      .selectFrom('data_exports')
+      .select('person_id')
+      .where('id', '=', exportId)
+      .executeTakeFirstOrThrow();
+    await emailPerson(ctx, row.person_id, 'data-export-ready', {
+      url: signedExportUrl(ctx.dashboardUrl, ctx.config.hmacKey, exportId, expiresAt),
+      expiresInHours: EXPORT_LINK_HOURS,
+    });
+  } finally {
+    // a build that failed leaves no partial file (save consumed a finished one)
+    await rm(partial, { force: true });
+  }
+}
+
+/** Writes the family's ZIP to `file`, reporting progress on the way. */
+async function writeZip(
+  ctx: ExportContext,
+  file: string,
+  parentId: string,
+  setProgress: (progress: number) => Promise<void>,
+) {
   const zip = new ZipFile();
-  const file = exportFilePath(ctx.config.dataDir, exportId);
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.part`;
-  const written = pipeline(zip.outputStream, createWriteStream(partial, { mode: 0o600 }));
+  const written = pipeline(zip.outputStream, createWriteStream(file, { mode: 0o600 }));
+  try {
+    await addFamily(ctx, zip, parentId, setProgress);
+  } catch (error) {
+    // close the file before the caller removes it
+    (zip.outputStream as Readable).destroy();
+    await written.catch(() => undefined);
+    throw error;
+  }
+  zip.end();
+  await written;
+}
+
+/** Adds every file of the family's export to the ZIP. */
+async function addFamily(
+  ctx: ExportContext,
+  zip: ZipFile,
+  parentId: string,
+  setProgress: (progress: number) => Promise<void>,
+) {
+  const { db } = ctx;
   const mtime = ctx.clock.now();
   const addJson = (name: string, value: unknown) =>
     zip.addBuffer(Buffer.from(`${JSON.stringify(value, null, 2)}\n`), name, { mtime });
@@ -394,35 +456,9 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
     'README.txt',
     { mtime },
   );
-  zip.end();
-  await written;
-  await rename(partial, file);
-
-  const expiresAt = addMs(ctx.clock.now(), EXPORT_LINK_HOURS * HOUR);
-  await db
-    .updateTable('data_exports')
-    .set({
-      status: 'ready',
-      progress: 100,
-      storage_key: path.basename(file),
-      expires_at: toDbTime(expiresAt),
-      updated_at: now(ctx),
-    })
-    .where('id', '=', exportId)
-    .execute();
-
-  const row = await db
-    .selectFrom('data_exports')
-    .select('person_id')
-    .where('id', '=', exportId)
-    .executeTakeFirstOrThrow();
-  await emailPerson(ctx, row.person_id, 'data-export-ready', {
-    url: signedExportUrl(ctx.dashboardUrl, ctx.config.hmacKey, exportId, expiresAt),
-    expiresInHours: EXPORT_LINK_HOURS,
-  });
 }
 
-/** Removes the files of the family's expired exports (called when a new one is asked for). */
+/** Removes the stored ZIPs of the family's expired exports (called when a new one is asked for). */
 export async function removeExpiredExports(ctx: ExportContext, parentId: string) {
   const expired = await ctx.db
     .selectFrom('data_exports')
@@ -432,7 +468,7 @@ export async function removeExpiredExports(ctx: ExportContext, parentId: string)
     .where('storage_key', 'is not', null)
     .execute();
   for (const row of expired) {
-    await rm(exportFilePath(ctx.config.dataDir, row.id), { force: true });
+    await ctx.services.storage.exports.remove([row.id]);
     await ctx.db
       .updateTable('data_exports')
       .set({ storage_key: null })

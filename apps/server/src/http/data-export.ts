@@ -1,22 +1,25 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { exportFilePath, verifyExportSignature } from '../exports/data-export.ts';
+import { verifyExportSignature } from '../exports/data-export.ts';
 import { notFound, PqlFailure } from '../pairql/errors.ts';
 import { sendError } from '../pairql/router.ts';
 import type { Clock } from '../services/clock.ts';
+import { EXPORT_CONTENT_TYPE, type ScreenshotStorage } from '../services/storage.ts';
 
 // GET /data-export/{id}?expires=…&signature=… (issue 12): the family's ZIP, through the link that
 // was emailed (or shown by GetDataExport). The HMAC covers the export id and the expiry; the
-// export must still be ready and unexpired. Errors use the contract's body.
+// export must still be ready and unexpired. The ZIP is in the object store: with S3 the answer is a
+// redirect to a signed URL valid a few minutes (never past the link's expiry), so any instance
+// serves an export another built; the local store's file is sent as it is. Errors use the
+// contract's body.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export async function registerDataExportDownload(
   app: FastifyInstance,
-  deps: { db: Db; config: Config; clock: Clock },
+  deps: { db: Db; config: Config; clock: Clock; storage: ScreenshotStorage },
 ): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
     '/data-export/:id',
@@ -60,19 +63,20 @@ export async function registerDataExportDownload(
               'This download link has expired. Ask for a new copy of your data in Settings.',
           });
         }
-        const file = exportFilePath(deps.config.dataDir, id);
-        const info = await stat(file).catch(() => undefined);
-        if (!info) throw notFound('Data export');
         const day = row.created_at.slice(0, 10);
+        const fileName = `${deps.config.appName.replace(/[^\w-]/g, '')}-data-${day}.zip`;
+        const stored = await deps.storage.exports.download(id, {
+          until: new Date(row.expires_at),
+          fileName,
+        });
+        if (!stored) throw notFound('Data export');
+        reply.header('cache-control', 'private, no-store');
+        if ('redirect' in stored) return reply.redirect(stored.redirect, 302);
         return reply
-          .header('content-type', 'application/zip')
-          .header('content-length', info.size)
-          .header('cache-control', 'private, no-store')
-          .header(
-            'content-disposition',
-            `attachment; filename="${deps.config.appName.replace(/[^\w-]/g, '')}-data-${day}.zip"`,
-          )
-          .send(createReadStream(file));
+          .header('content-type', EXPORT_CONTENT_TYPE)
+          .header('content-length', stored.size)
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .send(createReadStream(stored.file));
       } catch (error) {
         return sendError(error, request, reply);
       }

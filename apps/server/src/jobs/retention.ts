@@ -1,10 +1,8 @@
-import { rm } from 'node:fs/promises';
 import { activityRetentionCutoffs } from '@keyward/domain/activity';
 import { pruneAuditLog } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { DAY, HOUR, toDbTime } from '../db/values.ts';
-import { exportFilePath } from '../exports/data-export.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 import { claimJobRun, dailyRunKey, finishJobRun, releaseJobRun } from './claim.ts';
 
@@ -22,8 +20,6 @@ export interface RetentionDeps {
   db: Db;
   storage: ScreenshotStorage;
   mode: Config['mode'];
-  /** DATA_DIR, where data export ZIPs are kept (issue 12); absent: their files are left alone. */
-  dataDir?: string;
 }
 
 export interface RetentionReport {
@@ -237,7 +233,7 @@ async function removeExpiredDataExports(deps: RetentionDeps, nowTs: string, week
     )
     .execute();
   for (const row of rows) {
-    if (deps.dataDir) await rm(exportFilePath(deps.dataDir, row.id), { force: true });
+    await deps.storage.exports.remove([row.id]);
     await deps.db.deleteFrom('data_exports').where('id', '=', row.id).execute();
   }
   return rows.length;

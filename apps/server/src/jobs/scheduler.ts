@@ -43,12 +43,7 @@ export function startScheduledJobs(deps: JobDeps): () => void {
       const started = Date.now();
       try {
         const report = await runDailyRetention(
-          {
-            db: deps.db,
-            storage: deps.storage,
-            mode: deps.config.mode,
-            dataDir: deps.config.dataDir,
-          },
+          { db: deps.db, storage: deps.storage, mode: deps.config.mode },
           deps.clock.now(),
         );
         const seconds = (Date.now() - started) / 1000;

@@ -1,10 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -17,6 +18,9 @@ import type { Clock } from './clock.ts';
 // PUT URL valid 90 s (image/jpeg only), and every URL the dashboard gets is a signed GET valid 1 h.
 // Two backends: any S3-compatible store (presigned with the AWS SDK), or a local directory served by
 // the server's own signed routes (http/screenshots.ts).
+// The same store keeps the data export ZIPs (issue 12, `exports`): with S3 every instance of the
+// server reads what another built; the local directory (DATA_DIR/exports) serves only its own
+// instance, as it does for screenshots.
 
 export const UPLOAD_URL_SECONDS = 90;
 /** Default lifetime of read URLs; `SCREENSHOT_READ_URL_SECONDS` changes it (config.ts). */
@@ -41,7 +45,33 @@ export interface ScreenshotStorage {
   remove(keys: readonly string[]): Promise<void>;
   /** Every stored object whose key starts with `prefix` (for the retention job's orphan sweep). */
   list(prefix: string): AsyncIterable<StoredObject>;
+  /** The data export ZIPs (issue 12). */
+  exports: ExportStore;
 }
+
+/** How a stored export is downloaded: a signed redirect (S3), or a file this instance serves. */
+export type ExportDownload = { redirect: string } | { file: string; size: number };
+
+export interface ExportStore {
+  /** Where a build writes its ZIP before `save` (this instance's DATA_DIR/exports). */
+  workDirectory: string;
+  /** Stores the finished ZIP written at `file` (which is consumed) as the export's object; answers its key. */
+  save(exportId: string, file: string): Promise<string>;
+  /**
+   * The download of a stored export, or null when it is not (or no longer) there. A redirect URL is
+   * valid for at most `EXPORT_REDIRECT_URL_SECONDS` and never past `until` (the link's expiry).
+   */
+  download(
+    exportId: string,
+    options: { until: Date; fileName: string },
+  ): Promise<ExportDownload | null>;
+  /** Removes the exports' objects; missing ones are ignored. */
+  remove(exportIds: readonly string[]): Promise<void>;
+}
+
+export const EXPORT_CONTENT_TYPE = 'application/zip';
+/** A download link redirects to a signed store URL: the browser follows it at once. */
+export const EXPORT_REDIRECT_URL_SECONDS = 5 * 60;
 
 /** `{dir}/{ownerId}/{unixSeconds}--{uuid}.jpg`, dir `screenshots` in production, else `{mode}-screenshots`. */
 export function screenshotObjectKey(
@@ -62,12 +92,29 @@ export function isScreenshotObjectKey(key: string): boolean {
   return OBJECT_KEY.test(key);
 }
 
+const EXPORT_ID = new RegExp(`^${UUID}$`);
+
+/** `{dir}/{exportId}.zip` in the store, dir `data-exports` in production, else `{mode}-data-exports`. */
+export function exportObjectKey(mode: Config['mode'], exportId: string): string {
+  if (!EXPORT_ID.test(exportId)) throw new Error(`not an export id: ${exportId}`);
+  const dir = mode === 'production' ? 'data-exports' : `${mode}-data-exports`;
+  return `${dir}/${exportId}.zip`;
+}
+
+/** The local store's file of an export: DATA_DIR/exports/{exportId}.zip. */
+export function localExportFile(directory: string, exportId: string): string {
+  if (!EXPORT_ID.test(exportId)) throw new Error(`not an export id: ${exportId}`);
+  return path.join(directory, `${exportId}.zip`);
+}
+
 export function createScreenshotStorage(config: Config, clock: Clock): ScreenshotStorage {
   const readUrlSeconds = config.screenshotReadUrlSeconds;
+  const exportsDirectory = path.join(config.dataDir, 'exports');
   return config.s3
-    ? createS3Storage(config.s3, clock, readUrlSeconds)
+    ? createS3Storage(config.s3, clock, readUrlSeconds, { mode: config.mode, exportsDirectory })
     : createLocalStorage({
         directory: path.join(config.dataDir, 'screenshots'),
+        exportsDirectory,
         baseUrl: config.dashboardUrls[0]!,
         hmacKey: config.hmacKey,
         clock,
@@ -80,6 +127,8 @@ export function createScreenshotStorage(config: Config, clock: Clock): Screensho
 
 export interface LocalStorageOptions {
   directory: string;
+  /** Where data export ZIPs are kept (DATA_DIR/exports). */
+  exportsDirectory: string;
   /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
   hmacKey: Buffer;
@@ -121,9 +170,29 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
     return file;
   };
 
+  const exportsDirectory = path.resolve(options.exportsDirectory);
   return {
     kind: 'local',
     imageOrigin: undefined,
+    exports: {
+      workDirectory: exportsDirectory,
+      async save(exportId, file) {
+        const target = localExportFile(exportsDirectory, exportId);
+        mkdirSync(exportsDirectory, { recursive: true });
+        await rename(file, target);
+        return path.basename(target);
+      },
+      async download(exportId) {
+        const file = localExportFile(exportsDirectory, exportId);
+        const info = await stat(file).catch(() => undefined);
+        return info ? { file, size: info.size } : null;
+      },
+      async remove(exportIds) {
+        for (const id of exportIds) {
+          await rm(localExportFile(exportsDirectory, id), { force: true });
+        }
+      },
+    },
     async uploadUrl(key) {
       return signedUrl('PUT', key, UPLOAD_URL_SECONDS);
     },
@@ -204,21 +273,86 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
 export function createS3Storage(
   s3: S3Config,
   clock: Clock,
-  readUrlSeconds = READ_URL_SECONDS,
+  readUrlSeconds: number,
+  exportOptions: { mode: Config['mode']; exportsDirectory: string },
 ): ScreenshotStorage {
   const client = new S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
     forcePathStyle: s3.endpoint !== undefined,
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    // S3-compatible stores do not all read the SDK's default aws-chunked upload with a trailing
+    // checksum (s3rver keeps the chunk framing in the object): a streamed export ZIP goes up plain,
+    // with its Content-Length, unless the operation requires a checksum.
+    ...(s3.endpoint === undefined ? {} : { requestChecksumCalculation: 'WHEN_REQUIRED' as const }),
   });
   const imageOrigin = s3.endpoint
     ? new URL(s3.endpoint).origin
     : `https://${s3.bucket}.s3.${s3.region}.amazonaws.com`;
 
+  const exportKey = (id: string) => exportObjectKey(exportOptions.mode, id);
   return {
     kind: 's3',
     imageOrigin,
+    exports: {
+      workDirectory: path.resolve(exportOptions.exportsDirectory),
+      async save(exportId, file) {
+        const Key = exportKey(exportId);
+        const { size } = await stat(file);
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: s3.bucket,
+              Key,
+              Body: createReadStream(file),
+              ContentLength: size,
+              ContentType: EXPORT_CONTENT_TYPE,
+            }),
+          );
+        } finally {
+          await rm(file, { force: true });
+        }
+        return Key;
+      },
+      async download(exportId, { until, fileName }) {
+        const Key = exportKey(exportId);
+        try {
+          await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key }));
+        } catch (error) {
+          const { name, $metadata } = error as {
+            name?: string;
+            $metadata?: { httpStatusCode?: number };
+          };
+          if (name === 'NotFound' || $metadata?.httpStatusCode === 404) return null;
+          throw error;
+        }
+        const left = Math.floor((until.getTime() - clock.now().getTime()) / 1000);
+        if (left <= 0) return null;
+        const redirect = await getSignedUrl(
+          client,
+          new GetObjectCommand({
+            Bucket: s3.bucket,
+            Key,
+            ResponseContentType: EXPORT_CONTENT_TYPE,
+            ResponseContentDisposition: `attachment; filename="${fileName}"`,
+            ResponseCacheControl: 'private, no-store',
+          }),
+          { expiresIn: Math.min(EXPORT_REDIRECT_URL_SECONDS, left), signingDate: clock.now() },
+        );
+        return { redirect };
+      },
+      async remove(exportIds) {
+        for (let start = 0; start < exportIds.length; start += 1000) {
+          const chunk = exportIds.slice(start, start + 1000);
+          await client.send(
+            new DeleteObjectsCommand({
+              Bucket: s3.bucket,
+              Delete: { Objects: chunk.map((id) => ({ Key: exportKey(id) })), Quiet: true },
+            }),
+          );
+        }
+      },
+    },
     uploadUrl(key) {
       return getSignedUrl(
         client,
