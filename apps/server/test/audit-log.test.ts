@@ -7,6 +7,8 @@ import {
   SIGN_IN_OPERATIONS,
 } from '../src/audit/operations.ts';
 import { AUDIT_PAGE_SIZE, pruneAuditLog, summarise } from '../src/audit/record.ts';
+import { sql } from 'kysely';
+import { dialectOf } from '../src/db/database.ts';
 import { DAY, toDbTime } from '../src/db/values.ts';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage } from '../src/services/storage.ts';
@@ -102,7 +104,12 @@ describe('the classification walks the contract', () => {
 });
 
 // A successful call of every audited operation; `token` defaults to the co-parent's.
-type Scenario = () => Promise<{ input?: unknown; token?: string; run?: () => Promise<void> }>;
+// A checkout needs a family that has not paid yet: those scenarios bring their own (`family`).
+type Scenario = () => Promise<{
+  input?: unknown;
+  token?: string;
+  family?: { token: string; adminId: string; email: string };
+}>;
 
 const scenarios: Record<string, Scenario> = {
   SaveUser: async () => ({ input: newChildInput({ name: 'Sam' }) }),
@@ -221,12 +228,14 @@ const scenarios: Record<string, Scenario> = {
     return { token: alice.token, input: { id: co.personId } };
   },
   HandleCheckoutCancel: async () => {
-    const { sessionId } = await finishCheckout(server, await stripeUrl(server, alice), 'cancel');
-    return { token: alice.token, input: { stripeCheckoutSessionId: sessionId } };
+    const family = await server.signUpVerifiedParent();
+    const { sessionId } = await finishCheckout(server, await stripeUrl(server, family), 'cancel');
+    return { family, input: { stripeCheckoutSessionId: sessionId } };
   },
   HandleCheckoutSuccess: async () => {
-    const { sessionId } = await finishCheckout(server, await stripeUrl(server, alice), 'complete');
-    return { token: alice.token, input: { stripeCheckoutSessionId: sessionId } };
+    const family = await server.signUpVerifiedParent();
+    const { sessionId } = await finishCheckout(server, await stripeUrl(server, family), 'complete');
+    return { family, input: { stripeCheckoutSessionId: sessionId } };
   },
   StartTotpEnrolment: async () => ({}),
   StartPasskeyRegistration: async () => ({}),
@@ -259,6 +268,19 @@ async function connectIpad(): Promise<string> {
   return result.body.deviceId as string;
 }
 
+/** Who calls a scenario: its own family's owner, the owner, or (by default) the co-parent. */
+function caller(scenario: Awaited<ReturnType<Scenario>>) {
+  const { input, family } = scenario;
+  if (family)
+    return { input, token: family.token, person: { id: family.adminId, email: family.email } };
+  const token = scenario.token ?? dana.token;
+  const person =
+    token === dana.token
+      ? { id: dana.personId, email: dana.email }
+      : { id: alice.adminId, email: alice.email };
+  return { input, token, person };
+}
+
 const auditedWithResolver = Object.keys(AUDITED_OPERATIONS).filter(
   (op) => hasResolver(op) && Object.hasOwn(dashboard, op),
 );
@@ -272,15 +294,14 @@ describe('every mutating operation writes an entry', () => {
   });
 
   test.each(auditedWithResolver.filter((op) => Object.hasOwn(scenarios, op)))('%s', async (op) => {
-    const { input, token = dana.token } = await scenarios[op]!();
+    const { input, token, person } = caller(await scenarios[op]!());
     server.clock.advance(1000);
     const result = await server.call(op, input, { token });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
-    const [newest] = (await entries()).entries;
+    const [newest] = (await entries(token)).entries;
     expect(newest).toMatchObject({ operation: op, at: toDbTime(server.clock.now()) });
-    const person = token === dana.token ? dana.personId : alice.adminId;
-    expect(newest!.personId).toBe(person);
-    expect(newest!.personEmail).toBe(token === dana.token ? dana.email : alice.email);
+    expect(newest!.personId).toBe(person.id);
+    expect(newest!.personEmail).toBe(person.email);
     expect(newest!.summary.length).toBeGreaterThan(5);
     // never a secret
     const stored = JSON.stringify(newest);
@@ -298,6 +319,70 @@ describe('every mutating operation writes an entry', () => {
     const foreign = await server.call('RemoveParent', { id: newToken() }, { token: alice.token });
     expect(foreign.status).toBe(404);
     expect((await entries()).entries.length).toBe(before);
+  });
+});
+
+// "Written in the same transaction as the change": with the audit log refusing inserts, every
+// audited operation fails and leaves the database exactly as it was (rate-limit counters aside: a
+// spent attempt stands whatever the outcome).
+const postgres = dialectOf(server.config) === 'postgres';
+const UNCOMPARED = new Set(['rate_limit_counters', 'kysely_migration', 'kysely_migration_lock']);
+
+async function everyRow(): Promise<Record<string, string[]>> {
+  const tables = postgres
+    ? await sql<{
+        name: string;
+      }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(server.db)
+    : await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(
+        server.db,
+      );
+  const dump: Record<string, string[]> = {};
+  for (const { name } of tables.rows) {
+    if (UNCOMPARED.has(name)) continue;
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(
+      server.db,
+    );
+    dump[name] = rows.rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return dump;
+}
+
+async function refuseAuditEntries(refuse: boolean) {
+  if (postgres) {
+    await sql`create or replace function refuse_audit() returns trigger as $$ begin raise exception 'audit log unavailable'; end $$ language plpgsql`.execute(
+      server.db,
+    );
+    await (refuse
+      ? sql`create trigger refuse_audit before insert on audit_log for each row execute function refuse_audit()`
+      : sql`drop trigger refuse_audit on audit_log`
+    ).execute(server.db);
+  } else {
+    await (refuse
+      ? sql`create trigger refuse_audit before insert on audit_log begin select raise(abort, 'audit log unavailable'); end`
+      : sql`drop trigger refuse_audit`
+    ).execute(server.db);
+  }
+}
+
+describe('an entry is written in the same transaction as the change', () => {
+  test.each(auditedWithResolver.filter((op) => Object.hasOwn(scenarios, op)))('%s', async (op) => {
+    const { input, token } = caller(await scenarios[op]!());
+    server.clock.advance(1000);
+    const before = await everyRow();
+    await refuseAuditEntries(true);
+    try {
+      const result = await server.call(op, input, { token });
+      expect(result.status, JSON.stringify(result.body)).toBe(500);
+    } finally {
+      await refuseAuditEntries(false);
+    }
+    expect(await everyRow()).toEqual(before);
+    // and with the log back, the same call goes through with its entry
+    const again = await server.call(op, input, { token });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect((await entries(token)).entries[0]).toMatchObject({ operation: op });
   });
 });
 

@@ -5,6 +5,7 @@ import { addMs, DAY, fromDbJson, toDbJson, toDbTime } from '../db/values.ts';
 import type { ParentContext } from '../pairql/context.ts';
 import { isUuid, newToken } from '../services/tokens.ts';
 import { AUDITED_OPERATIONS, type AuditDescriptor, type Snapshot } from './operations.ts';
+import { type AuditEntryWriter, UnitOfWork } from './unit-of-work.ts';
 
 /** Audit entries are kept for one year (issue 12). */
 export const AUDIT_RETENTION_MS = 365 * DAY;
@@ -76,21 +77,12 @@ function entityTypeOf(descriptor: AuditDescriptor, input: unknown): string {
     : descriptor.entityType;
 }
 
-async function snapshotOf(
-  descriptor: AuditDescriptor,
-  ctx: ParentContext,
-  input: unknown,
-  output: unknown,
-): Promise<Snapshot | undefined> {
-  if (!descriptor.snapshot || !descriptor.entityId) return undefined;
-  const id = descriptor.entityId(input, output);
-  if (id === undefined) return undefined;
-  return descriptor.snapshot(ctx.db, ctx.parentId, id, input);
-}
-
 /**
- * Runs a dashboard operation and records it in the audit log when it is a mutation: the entity's
- * fields before, the resolver, the fields after, one entry. A failed operation records nothing.
+ * Runs a dashboard operation and, when it is a mutation, records it in the audit log in the same
+ * transaction as the change (audit/unit-of-work.ts): the resolver's `ctx.db.transaction()` reads
+ * the entity before, runs the resolver's writes, reads it after and inserts the entry, or none of
+ * it happens. A resolver that changes nothing (no transaction) gets its entry on its own. A failed
+ * operation records nothing.
  */
 export async function runAudited<T>(
   ctx: ParentContext,
@@ -102,22 +94,51 @@ export async function runAudited<T>(
     ? AUDITED_OPERATIONS[operation]
     : undefined;
   if (!descriptor) return run(ctx);
-  const before = await snapshotOf(descriptor, ctx, input, undefined);
-  const output = await run(ctx);
-  // The change is committed: an entry that cannot be written is logged, never turned into an
-  // error the parent would retry (the router holds no transaction around the resolver).
-  try {
-    const after = await snapshotOf(descriptor, ctx, input, output);
+  const entry = new PendingEntry(ctx, operation, descriptor, input);
+  const unit = new UnitOfWork(ctx.db, operation, entry);
+  const output = await run({ ...ctx, db: unit.db });
+  // a refused query whose error a helper swallowed (recordSecurityEvent logs and carries on)
+  if (unit.violation) throw new Error(unit.violation);
+  if (!unit.committed) {
+    await ctx.db.transaction().execute(async (trx) => {
+      const unchanged = await entry.snapshot(trx, output);
+      await entry.write(trx, unchanged, output);
+    });
+  }
+  return output;
+}
+
+/** The entry an audited operation writes: its entity read before and after the change. */
+class PendingEntry implements AuditEntryWriter {
+  constructor(
+    private readonly ctx: ParentContext,
+    private readonly operation: string,
+    private readonly descriptor: AuditDescriptor,
+    private readonly input: unknown,
+  ) {}
+
+  /** The entity's fields as `db` sees them; `output` is undefined before the change. */
+  async snapshot(db: Db, output: unknown): Promise<Snapshot | undefined> {
+    const { descriptor, ctx, input } = this;
+    if (!descriptor.snapshot || !descriptor.entityId) return undefined;
+    const id = descriptor.entityId(input, output);
+    if (id === undefined) return undefined;
+    return descriptor.snapshot(db, ctx.parentId, id, input);
+  }
+
+  async write(db: Db, before: Snapshot | undefined, output: unknown): Promise<void> {
+    const { descriptor, ctx, input, operation } = this;
+    const after = await this.snapshot(db, output);
     const entityType = entityTypeOf(descriptor, input);
-    // the account itself was deleted: its audit log went with it (cascade), nothing to record
-    if (entityType === 'account' && before && !after) return output;
+    // the account itself was deleted: its audit log goes with it (cascade), nothing to record
+    if (entityType === 'account' && before && !after) return;
     const changes = changedFields(before, after);
-    const who = await personEmail(ctx.db, ctx.parentId, ctx.personId);
+    const who = await personEmail(db, ctx.parentId, ctx.personId);
     const rawId = after?.id ?? before?.id ?? descriptor.entityId?.(input, output);
     const entityId = rawId !== undefined && isUuid(rawId) ? rawId.toLowerCase() : null;
     const childId = after?.childId ?? before?.childId ?? descriptor.childId?.(input) ?? null;
     // strictly newer than the family's last entry, so `before` paging never skips a tie
-    const latest = await ctx.db
+    const latest = await db
       .selectFrom('audit_log')
       .select('created_at')
       .where('parent_id', '=', ctx.parentId)
@@ -129,7 +150,7 @@ export async function runAudited<T>(
       latest && latest.created_at >= toDbTime(now)
         ? toDbTime(addMs(new Date(latest.created_at), 1))
         : toDbTime(now);
-    await ctx.db
+    await db
       .insertInto('audit_log')
       .values({
         id: newToken(),
@@ -154,10 +175,7 @@ export async function runAudited<T>(
         created_at: at,
       })
       .execute();
-  } catch (error) {
-    ctx.log.error({ err: error, operation, parentId: ctx.parentId }, 'audit entry not written');
   }
-  return output;
 }
 
 /** One page of the family's audit log, newest first (GetAuditLog). */

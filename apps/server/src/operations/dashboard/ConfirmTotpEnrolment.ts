@@ -1,3 +1,4 @@
+import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import {
   acceptTotpCode,
   emailPerson,
@@ -33,25 +34,31 @@ export default dashboardResolver('ConfirmTotpEnrolment', async (input, ctx) => {
     );
   }
   const attempt = await reserveCodeAttempt(ctx, ctx.personId);
-  if (!(await acceptTotpCode(ctx, ctx.personId, input.code, { confirmedOnly: false }))) {
+  // a code accepted is spent whatever follows (replays lose): not part of the audited change
+  const spending = { ...ctx, db: exemptFromAudit(ctx.db) };
+  if (!(await acceptTotpCode(spending, ctx.personId, input.code, { confirmedOnly: false }))) {
     throw wrongCode();
   }
   await attempt.refund();
-  const confirmed = await ctx.db
-    .updateTable('totp_factors')
-    .set({ confirmed_at: toDbTime(ctx.clock.now()) })
-    .where('person_id', '=', ctx.personId)
-    .where('confirmed_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(confirmed.numUpdatedRows) !== 1) {
-    throw badRequest(
-      '2fa3e5a0',
-      'TOTP already enabled',
-      'An authenticator app is already set up. Turn it off first to set up another one.',
-    );
-  }
-  const recoveryCodes = await replaceRecoveryCodes(ctx, ctx);
-  await recordSecurityEvent(ctx, ctx.parentId, 'totpEnabled');
+  const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
+    const confirmed = await trx
+      .updateTable('totp_factors')
+      .set({ confirmed_at: toDbTime(ctx.clock.now()) })
+      .where('person_id', '=', ctx.personId)
+      .where('confirmed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(confirmed.numUpdatedRows) !== 1) {
+      throw badRequest(
+        '2fa3e5a0',
+        'TOTP already enabled',
+        'An authenticator app is already set up. Turn it off first to set up another one.',
+      );
+    }
+    const inTransaction = { ...ctx, db: trx };
+    const codes = await replaceRecoveryCodes(inTransaction, ctx);
+    await recordSecurityEvent(inTransaction, ctx.parentId, 'totpEnabled');
+    return codes;
+  });
   await emailPerson(ctx, ctx.personId, 'totp-enabled', {
     settingsUrl: `${ctx.dashboardUrl}/settings`,
   });

@@ -20,24 +20,26 @@ export default dashboardResolver('CreatePendingAppConnection', async (input, ctx
   );
 
   const now = ctx.clock.now();
-  // Expired codes can never connect anything; clearing them frees their numbers.
-  await ctx.db.deleteFrom('connection_codes').where('expires_at', '<=', toDbTime(now)).execute();
+  return ctx.db.transaction().execute(async (trx) => {
+    // Expired codes can never connect anything; clearing them frees their numbers.
+    await trx.deleteFrom('connection_codes').where('expires_at', '<=', toDbTime(now)).execute();
 
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const code = newSixDigitCode();
-    const result = await ctx.db
-      .insertInto('connection_codes')
-      .values({
-        id: newToken(),
-        code_hash: ctx.services.tokens.hmac(code),
-        child_id: child.id,
-        expires_at: toDbTime(addMs(now, CODE_LIFETIME_MS)),
-        created_at: toDbTime(now),
-      })
-      .onConflict((oc) => oc.column('code_hash').doNothing())
-      .executeTakeFirst();
-    // 0 rows: the number is held by an outstanding code; draw another.
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) return { code };
-  }
-  throw serverError('30519ea3', 'Could not find a free connection code');
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const code = newSixDigitCode();
+      const result = await trx
+        .insertInto('connection_codes')
+        .values({
+          id: newToken(),
+          code_hash: ctx.services.tokens.hmac(code),
+          child_id: child.id,
+          expires_at: toDbTime(addMs(now, CODE_LIFETIME_MS)),
+          created_at: toDbTime(now),
+        })
+        .onConflict((oc) => oc.column('code_hash').doNothing())
+        .executeTakeFirst();
+      // 0 rows: the number is held by an outstanding code; draw another.
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) return { code };
+    }
+    throw serverError('30519ea3', 'Could not find a free connection code');
+  });
 });

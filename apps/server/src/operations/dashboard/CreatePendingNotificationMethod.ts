@@ -53,29 +53,12 @@ export default dashboardResolver('CreatePendingNotificationMethod', async (input
     windowSeconds,
   );
 
+  // The code is sent first: a code that never arrived leaves no pending row behind, and the row
+  // is stored with its audit entry in one transaction (a row that cannot be stored makes the code
+  // a dead one, which the parent is told of by the error).
   const now = ctx.clock.now();
-  await ctx.db
-    .deleteFrom('pending_notification_methods')
-    .where('parent_id', '=', ctx.parentId)
-    .where('expires_at', '<=', toDbTime(now))
-    .execute();
-
   const methodId = newToken();
   const code = newSixDigitCode();
-  await ctx.db
-    .insertInto('pending_notification_methods')
-    .values({
-      id: methodId,
-      parent_id: ctx.parentId,
-      // issue 12: the method will belong to the person adding it
-      person_id: personColumn(ctx),
-      config: toDbJson(toStoredConfig(config, tokens)),
-      code_hash: tokens.hmac(code),
-      expires_at: toDbTime(addMs(now, PENDING_METHOD_LIFETIME_MS)),
-      created_at: toDbTime(now),
-    })
-    .execute();
-
   try {
     switch (config.case) {
       case 'email':
@@ -94,8 +77,6 @@ export default dashboardResolver('CreatePendingNotificationMethod', async (input
         break;
     }
   } catch (error) {
-    // The code never arrived: the pending row is useless.
-    await ctx.db.deleteFrom('pending_notification_methods').where('id', '=', methodId).execute();
     ctx.log.error(
       { err: error, method: config.case },
       `sending the verification code failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -117,7 +98,28 @@ export default dashboardResolver('CreatePendingNotificationMethod', async (input
     );
   }
 
-  return { methodId };
+  // the transaction answers the output: the audit entry names the pending method
+  return ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('pending_notification_methods')
+      .where('parent_id', '=', ctx.parentId)
+      .where('expires_at', '<=', toDbTime(now))
+      .execute();
+    await trx
+      .insertInto('pending_notification_methods')
+      .values({
+        id: methodId,
+        parent_id: ctx.parentId,
+        // issue 12: the method will belong to the person adding it
+        person_id: personColumn(ctx),
+        config: toDbJson(toStoredConfig(config, tokens)),
+        code_hash: tokens.hmac(code),
+        expires_at: toDbTime(addMs(now, PENDING_METHOD_LIFETIME_MS)),
+        created_at: toDbTime(now),
+      })
+      .execute();
+    return { methodId };
+  });
 });
 
 function slackErrorCode(error: unknown): string {

@@ -82,25 +82,29 @@ export default dashboardResolver('DecideFilterSuspensionRequest', async (input, 
   const set = { status, response_comment: responseComment, updated_at: toDbTime(now) };
   if (found.device === 'ios') {
     const { extra_monitoring: _none, ...iosChanges } = changes;
-    const updated = await ctx.db
-      .updateTable('ios_suspend_filter_requests')
-      .set({ ...iosChanges, ...set })
-      .where('id', '=', request.id)
-      .where('status', '=', 'pending')
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await ctx.db.transaction().execute((trx) =>
+      trx
+        .updateTable('ios_suspend_filter_requests')
+        .set({ ...iosChanges, ...set })
+        .where('id', '=', request.id)
+        .where('status', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst(),
+    );
     if (!updated) throw decidedConcurrently();
     return { success: true };
   }
 
-  const updated = await ctx.db
-    .updateTable('mac_suspend_filter_requests')
-    .set({ ...changes, ...set })
-    .where('id', '=', request.id)
-    // two parents' tabs deciding at once: only the first decision counts
-    .where('status', '=', 'pending')
-    .returning(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
-    .executeTakeFirst();
+  const updated = await ctx.db.transaction().execute((trx) =>
+    trx
+      .updateTable('mac_suspend_filter_requests')
+      .set({ ...changes, ...set })
+      .where('id', '=', request.id)
+      // two parents' tabs deciding at once: only the first decision counts
+      .where('status', '=', 'pending')
+      .returning(['id', 'status', 'duration', 'extra_monitoring', 'response_comment'])
+      .executeTakeFirst(),
+  );
   if (!updated) throw decidedConcurrently();
   const decided = resolvedSuspensionOf(updated);
   if (decided) {

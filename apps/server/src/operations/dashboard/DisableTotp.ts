@@ -1,3 +1,4 @@
+import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import {
   acceptTotpCode,
   emailPerson,
@@ -25,16 +26,18 @@ export default dashboardResolver('DisableTotp', async (input, ctx) => {
     );
   }
   const attempt = await reserveCodeAttempt(ctx, ctx.personId);
+  // a code accepted is spent whatever follows (replays lose): not part of the audited change
+  const spending = { ...ctx, db: exemptFromAudit(ctx.db) };
   const accepted =
-    (await acceptTotpCode(ctx, ctx.personId, input.code, { confirmedOnly: true })) ||
-    (await spendRecoveryCode(ctx, ctx.personId, input.code));
+    (await acceptTotpCode(spending, ctx.personId, input.code, { confirmedOnly: true })) ||
+    (await spendRecoveryCode(spending, ctx.personId, input.code));
   if (!accepted) throw wrongCode();
   await attempt.refund();
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('recovery_codes').where('person_id', '=', ctx.personId).execute();
     await trx.deleteFrom('totp_factors').where('person_id', '=', ctx.personId).execute();
+    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'totpDisabled');
   });
-  await recordSecurityEvent(ctx, ctx.parentId, 'totpDisabled');
   await emailPerson(ctx, ctx.personId, 'totp-disabled', {
     settingsUrl: `${ctx.dashboardUrl}/settings`,
   });

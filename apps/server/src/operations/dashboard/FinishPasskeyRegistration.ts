@@ -44,38 +44,40 @@ export default dashboardResolver('FinishPasskeyRegistration', async (input, ctx)
     }
   }
   if (!verified?.registrationInfo || !ceremonyId) throw passkeyRefused();
-  const spent = await ctx.db
-    .updateTable('webauthn_challenges')
-    .set({ used_at: now })
-    .where('id', '=', ceremonyId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(spent.numUpdatedRows) !== 1) throw passkeyRefused();
-
   const { credential } = verified.registrationInfo;
   const passkeyId = newToken();
-  const count = await ctx.db
-    .selectFrom('passkeys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('person_id', '=', ctx.personId)
-    .executeTakeFirstOrThrow();
-  const name = input.name?.trim() || `Passkey ${Number(count.n) + 1}`;
-  await ctx.db
-    .insertInto('passkeys')
-    .values({
-      id: passkeyId,
-      parent_id: ctx.parentId,
-      person_id: ctx.personId,
-      credential_id: credential.id,
-      public_key: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: toDbJson(credential.transports ?? []),
-      name,
-      created_at: now,
-      last_used_at: null,
-    })
-    .execute();
-  await recordSecurityEvent(ctx, ctx.parentId, 'passkeyAdded', name);
+  const name = await ctx.db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('webauthn_challenges')
+      .set({ used_at: now })
+      .where('id', '=', ceremonyId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) throw passkeyRefused();
+    const count = await trx
+      .selectFrom('passkeys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('person_id', '=', ctx.personId)
+      .executeTakeFirstOrThrow();
+    const name = input.name?.trim() || `Passkey ${Number(count.n) + 1}`;
+    await trx
+      .insertInto('passkeys')
+      .values({
+        id: passkeyId,
+        parent_id: ctx.parentId,
+        person_id: ctx.personId,
+        credential_id: credential.id,
+        public_key: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: toDbJson(credential.transports ?? []),
+        name,
+        created_at: now,
+        last_used_at: null,
+      })
+      .execute();
+    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'passkeyAdded', name);
+    return name;
+  });
   await emailPerson(ctx, ctx.personId, 'passkey-added', {
     name,
     settingsUrl: `${ctx.dashboardUrl}/settings`,

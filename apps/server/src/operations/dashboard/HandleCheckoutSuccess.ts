@@ -22,18 +22,20 @@ export default dashboardResolver('HandleCheckoutSuccess', async (input, ctx) => 
   const subscription = await billing.subscription(session.subscriptionId);
   if (becomesPaidOnCheckout(parent.subscription_status, subscription.status)) {
     const now = ctx.clock.now();
-    await ctx.db
-      .updateTable('parents')
-      .set({
-        subscription_status: 'paid',
-        subscription_id: subscription.id,
-        subscription_status_expiration: toDbTime(
-          addMs(now, LIFECYCLE_DAYS.paidWithoutPeriod * DAY),
-        ),
-        updated_at: toDbTime(now),
-      })
-      .where('id', '=', parent.id)
-      .execute();
+    await ctx.db.transaction().execute((trx) =>
+      trx
+        .updateTable('parents')
+        .set({
+          subscription_status: 'paid',
+          subscription_id: subscription.id,
+          subscription_status_expiration: toDbTime(
+            addMs(now, LIFECYCLE_DAYS.paidWithoutPeriod * DAY),
+          ),
+          updated_at: toDbTime(now),
+        })
+        .where('id', '=', parent.id)
+        .execute(),
+    );
   } else {
     await alertOperator(
       { config: ctx.config, email: ctx.services.email, log: ctx.log },

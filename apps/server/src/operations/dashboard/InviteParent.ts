@@ -66,12 +66,12 @@ export default dashboardResolver('InviteParent', async (input, ctx) => {
         })
         .execute();
     }
+    await recordSecurityEvent(tx, ctx.parentId, 'coParentInvited', email);
     return mintInvitation(tx, coParentId);
   });
   await ctx.services.email.send('parent-invite', email, {
     url: `${ctx.dashboardUrl}/parent-invite/${token}`,
     ownerEmail: owner.email,
   });
-  await recordSecurityEvent(ctx, ctx.parentId, 'coParentInvited', email);
   return { success: true };
 });

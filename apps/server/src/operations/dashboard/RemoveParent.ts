@@ -27,7 +27,7 @@ export default dashboardResolver('RemoveParent', async (input, ctx) => {
       .where('id', '=', coParent.id)
       .where('parent_id', '=', ctx.parentId)
       .execute();
+    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'coParentRemoved', coParent.email);
   });
-  await recordSecurityEvent(ctx, ctx.parentId, 'coParentRemoved', coParent.email);
   return { success: true };
 });

@@ -7,8 +7,10 @@ import { ownedPasskey } from '../ownership.ts';
 // missing one.
 export default dashboardResolver('RemovePasskey', async (input, ctx) => {
   const passkey = await ownedPasskey(ctx.db, ctx.parentId, ctx.personId, input.id);
-  await ctx.db.deleteFrom('passkeys').where('id', '=', passkey.id).execute();
-  await recordSecurityEvent(ctx, ctx.parentId, 'passkeyRemoved', passkey.name);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('passkeys').where('id', '=', passkey.id).execute();
+    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'passkeyRemoved', passkey.name);
+  });
   await emailPerson(ctx, ctx.personId, 'passkey-removed', {
     name: passkey.name,
     settingsUrl: `${ctx.dashboardUrl}/settings`,

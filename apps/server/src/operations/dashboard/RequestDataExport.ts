@@ -1,3 +1,4 @@
+import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import { toDbTime } from '../../db/values.ts';
 import { removeExpiredExports, startDataExport } from '../../exports/data-export.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -14,26 +15,30 @@ export default dashboardResolver('RequestDataExport', async (_input, ctx) => {
     dataExportsPerParent.limit,
     dataExportsPerParent.windowSeconds,
   );
-  await removeExpiredExports(ctx, ctx.parentId);
+  // clearing expired exports and building this one in the background are not the audited change
+  const outside = { ...ctx, db: exemptFromAudit(ctx.db) };
+  await removeExpiredExports(outside, ctx.parentId);
   const exportId = newToken();
   const now = toDbTime(ctx.clock.now());
-  await ctx.db
-    .insertInto('data_exports')
-    .values({
-      id: exportId,
-      parent_id: ctx.parentId,
-      person_id: ctx.personId,
-      status: 'pending',
-      progress: 0,
-      storage_key: null,
-      size_bytes: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-      expires_at: null,
-    })
-    .execute();
-  await recordSecurityEvent(ctx, ctx.parentId, 'dataExportRequested');
-  startDataExport(ctx, exportId, ctx.parentId);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('data_exports')
+      .values({
+        id: exportId,
+        parent_id: ctx.parentId,
+        person_id: ctx.personId,
+        status: 'pending',
+        progress: 0,
+        storage_key: null,
+        size_bytes: null,
+        error: null,
+        created_at: now,
+        updated_at: now,
+        expires_at: null,
+      })
+      .execute();
+    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'dataExportRequested');
+  });
+  startDataExport(outside, exportId, ctx.parentId);
   return { exportId };
 });

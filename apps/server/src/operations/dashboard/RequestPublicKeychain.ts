@@ -17,16 +17,18 @@ export default dashboardResolver('RequestPublicKeychain', async (input, ctx) => 
     );
   }
   const parent = await ownedParent(ctx.db, ctx.parentId, ctx.parentId);
-  await ctx.db
-    .insertInto('keychain_requests')
-    .values({
-      id: newToken(),
-      parent_id: parent.id,
-      search_query: searchQuery,
-      description,
-      created_at: toDbTime(ctx.clock.now()),
-    })
-    .execute();
+  await ctx.db.transaction().execute((trx) =>
+    trx
+      .insertInto('keychain_requests')
+      .values({
+        id: newToken(),
+        parent_id: parent.id,
+        search_query: searchQuery,
+        description,
+        created_at: toDbTime(ctx.clock.now()),
+      })
+      .execute(),
+  );
 
   const request = { parentEmail: parent.email, searchQuery, description };
   const operator = ctx.config.operatorEmail;

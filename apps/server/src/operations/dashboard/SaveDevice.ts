@@ -7,16 +7,18 @@ import { ownedComputer } from '../ownership.ts';
 export default dashboardResolver('SaveDevice', async (input, ctx) => {
   const computer = await ownedComputer(ctx.db, ctx.parentId, input.id);
   const name = input.name?.trim() || null;
-  await ctx.db
-    .updateTable('computers')
-    .set({
-      custom_name: name,
-      app_release_channel: input.releaseChannel,
-      updated_at: toDbTime(ctx.clock.now()),
-    })
-    .where('id', '=', computer.id)
-    .where('parent_id', '=', ctx.parentId)
-    .execute();
+  await ctx.db.transaction().execute((trx) =>
+    trx
+      .updateTable('computers')
+      .set({
+        custom_name: name,
+        app_release_channel: input.releaseChannel,
+        updated_at: toDbTime(ctx.clock.now()),
+      })
+      .where('id', '=', computer.id)
+      .where('parent_id', '=', ctx.parentId)
+      .execute(),
+  );
   await ctx.services.push.toComputer(computer.id, { case: 'userUpdated' });
   return { success: true };
 });

@@ -21,13 +21,20 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
   const nowText = toDbTime(now);
 
   if (input.isNew) {
-    const created = await ctx.db.transaction().execute(async (trx) => {
+    const appNames = await appNamesFor(ctx.db, input.key);
+    await ctx.db.transaction().execute(async (trx) => {
       const taken = await trx
         .selectFrom('keys')
         .select('id')
         .where('id', '=', input.id)
         .executeTakeFirst();
-      if (taken) return false;
+      if (taken) {
+        throw badRequest(
+          '04fb27a8',
+          `Key id ${input.id} already exists`,
+          'This key could not be created. Please reload the page and try again.',
+        );
+      }
       await trx
         .insertInto('keys')
         .values({
@@ -40,33 +47,27 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
           deleted_at: expiration,
         })
         .execute();
-      return true;
-    });
-    if (!created) {
-      throw badRequest(
-        '04fb27a8',
-        `Key id ${input.id} already exists`,
-        'This key could not be created. Please reload the page and try again.',
+      await recordSecurityEvent(
+        { ...ctx, db: trx },
+        ctx.parentId,
+        'keyCreated',
+        `keychain: ${keychain.name}, key: ${describeKeyNamingApps(input.key, appNames)}`,
       );
-    }
-    await recordSecurityEvent(
-      ctx,
-      ctx.parentId,
-      'keyCreated',
-      `keychain: ${keychain.name}, key: ${describeKeyNamingApps(input.key, await appNamesFor(ctx.db, input.key))}`,
-    );
+    });
   } else {
     // An expired key is invisible everywhere, so it cannot be edited either.
     const key = await ownedKey(ctx.db, ctx.parentId, input.id);
     const isVisible = key.deleted_at === null || key.deleted_at > nowText;
     if (key.keychain_id !== keychain.id || !isVisible) throw notFound('Key');
-    await ctx.db
-      .updateTable('keys')
-      .set({ key: toDbJson(input.key), comment, deleted_at: expiration, updated_at: nowText })
-      .where('id', '=', key.id)
-      .where('keychain_id', '=', keychain.id)
-      .where(isUnexpired(now))
-      .execute();
+    await ctx.db.transaction().execute((trx) =>
+      trx
+        .updateTable('keys')
+        .set({ key: toDbJson(input.key), comment, deleted_at: expiration, updated_at: nowText })
+        .where('id', '=', key.id)
+        .where('keychain_id', '=', keychain.id)
+        .where(isUnexpired(now))
+        .execute(),
+    );
   }
 
   await ctx.services.push.toKeychainHolders(keychain.id, { case: 'userUpdated' });

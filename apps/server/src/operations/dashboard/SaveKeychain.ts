@@ -14,13 +14,19 @@ export default dashboardResolver('SaveKeychain', async (input, ctx) => {
   const now = toDbTime(ctx.clock.now());
 
   if (input.isNew) {
-    const created = await ctx.db.transaction().execute(async (trx) => {
+    await ctx.db.transaction().execute(async (trx) => {
       const taken = await trx
         .selectFrom('keychains')
         .select('id')
         .where('id', '=', input.id)
         .executeTakeFirst();
-      if (taken) return false;
+      if (taken) {
+        throw badRequest(
+          '03ebda6e',
+          `Keychain id ${input.id} already exists`,
+          'This keychain could not be created. Please reload the page and try again.',
+        );
+      }
       await trx
         .insertInto('keychains')
         .values({
@@ -34,26 +40,27 @@ export default dashboardResolver('SaveKeychain', async (input, ctx) => {
           updated_at: now,
         })
         .execute();
-      return true;
-    });
-    if (!created) {
-      throw badRequest(
-        '03ebda6e',
-        `Keychain id ${input.id} already exists`,
-        'This keychain could not be created. Please reload the page and try again.',
+      await recordSecurityEvent(
+        { ...ctx, db: trx },
+        ctx.parentId,
+        'keychainCreated',
+        `name: ${name}`,
       );
-    }
-    await recordSecurityEvent(ctx, ctx.parentId, 'keychainCreated', `name: ${name}`);
+    });
     return { success: true };
   }
 
   const keychain = await ownedKeychain(ctx.db, ctx.parentId, input.id);
   await ctx.db
-    .updateTable('keychains')
-    .set({ name, description, updated_at: now })
-    .where('id', '=', keychain.id)
-    .where('parent_id', '=', ctx.parentId)
-    .execute();
+    .transaction()
+    .execute((trx) =>
+      trx
+        .updateTable('keychains')
+        .set({ name, description, updated_at: now })
+        .where('id', '=', keychain.id)
+        .where('parent_id', '=', ctx.parentId)
+        .execute(),
+    );
   await ctx.services.push.toKeychainHolders(keychain.id, { case: 'userUpdated' });
   return { success: true };
 });

@@ -29,26 +29,32 @@ export default dashboardResolver('SaveNotification', async (input, ctx) => {
 
   if (rule) {
     await ctx.db
-      .updateTable('notifications')
-      .set({ method_id: method.id, trigger: input.trigger })
-      .where('id', '=', rule.id)
-      .where('parent_id', '=', ctx.parentId)
-      .execute();
+      .transaction()
+      .execute((trx) =>
+        trx
+          .updateTable('notifications')
+          .set({ method_id: method.id, trigger: input.trigger })
+          .where('id', '=', rule.id)
+          .where('parent_id', '=', ctx.parentId)
+          .execute(),
+      );
     return { success: true };
   }
 
-  const inserted = await ctx.db
-    .insertInto('notifications')
-    .values({
-      id: input.id,
-      parent_id: ctx.parentId,
-      person_id: personColumn(ctx),
-      method_id: method.id,
-      trigger: input.trigger,
-      created_at: toDbTime(ctx.clock.now()),
-    })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
+  const inserted = await ctx.db.transaction().execute((trx) =>
+    trx
+      .insertInto('notifications')
+      .values({
+        id: input.id,
+        parent_id: ctx.parentId,
+        person_id: personColumn(ctx),
+        method_id: method.id,
+        trigger: input.trigger,
+        created_at: toDbTime(ctx.clock.now()),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst(),
+  );
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
     // lost a race for the same pair, or the id is taken (by any parent's rule)
     await refuseDuplicate(ctx, method.id, input.trigger);

@@ -49,7 +49,7 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
     updated_at: now,
   };
 
-  const changes = await ctx.db.transaction().execute(async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     if (before === undefined) {
       const taken = await trx
         .selectFrom('children')
@@ -122,10 +122,12 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
         await replaceBlockedApps(trx, input.id, blockedApps, ctx.clock.now());
       }
     }
-    return { keychainsChanged, blockedAppsChanged };
+    await recordEvents(
+      { ...ctx, db: trx },
+      { input, name, before, keychainNames, keychainsChanged, blockedAppsChanged },
+    );
   });
 
-  await recordEvents(ctx, { input, name, before, keychainNames, ...changes });
   await ctx.services.push.toChildren([input.id], { case: 'userUpdated' });
   return { success: true };
 });

@@ -26,12 +26,17 @@ export default dashboardResolver('StartPasskeyRegistration', async (_input, ctx)
     })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
-  await saveCeremony(ctx, {
-    challenge: options.challenge,
-    purpose: 'registration',
-    parentId: ctx.parentId,
-    personId: ctx.personId,
-    secondFactorChallengeId: null,
-  });
+  await ctx.db.transaction().execute((trx) =>
+    saveCeremony(
+      { ...ctx, db: trx },
+      {
+        challenge: options.challenge,
+        purpose: 'registration',
+        parentId: ctx.parentId,
+        personId: ctx.personId,
+        secondFactorChallengeId: null,
+      },
+    ),
+  );
   return { options: options as unknown as Record<string, unknown> };
 });

@@ -21,24 +21,26 @@ export default dashboardResolver('StartTotpEnrolment', async (_input, ctx) => {
   const secret = newTotpSecret();
   const now = toDbTime(ctx.clock.now());
   const secret_encrypted = ctx.services.tokens.encrypt(secret);
-  await ctx.db
-    .insertInto('totp_factors')
-    .values({
-      person_id: ctx.personId,
-      parent_id: ctx.parentId,
-      secret_encrypted,
-      confirmed_at: null,
-      last_time_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('person_id')
-        .doUpdateSet({ secret_encrypted, last_time_step: null, updated_at: now })
-        .where('totp_factors.confirmed_at', 'is', null),
-    )
-    .execute();
+  await ctx.db.transaction().execute((trx) =>
+    trx
+      .insertInto('totp_factors')
+      .values({
+        person_id: ctx.personId,
+        parent_id: ctx.parentId,
+        secret_encrypted,
+        confirmed_at: null,
+        last_time_step: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('person_id')
+          .doUpdateSet({ secret_encrypted, last_time_step: null, updated_at: now })
+          .where('totp_factors.confirmed_at', 'is', null),
+      )
+      .execute(),
+  );
   const account = (await personEmail(ctx, ctx.personId)) ?? ctx.config.appName;
   return { secret, otpauthUrl: otpauthUrl(ctx.config.appName, account, secret) };
 });

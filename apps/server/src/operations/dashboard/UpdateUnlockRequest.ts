@@ -16,15 +16,17 @@ export default dashboardResolver('UpdateUnlockRequest', async (input, ctx) => {
     );
   }
   const responseComment = input.responseComment?.trim() || null;
-  await ctx.db
-    .updateTable('unlock_requests')
-    .set({
-      status: input.status,
-      response_comment: responseComment,
-      updated_at: toDbTime(ctx.clock.now()),
-    })
-    .where('id', '=', request.id)
-    .execute();
+  await ctx.db.transaction().execute((trx) =>
+    trx
+      .updateTable('unlock_requests')
+      .set({
+        status: input.status,
+        response_comment: responseComment,
+        updated_at: toDbTime(ctx.clock.now()),
+      })
+      .where('id', '=', request.id)
+      .execute(),
+  );
   const decided = resolvedUnlockRequestOf({
     ...request,
     status: input.status,

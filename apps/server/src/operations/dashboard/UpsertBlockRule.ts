@@ -16,27 +16,32 @@ export default dashboardResolver('UpsertBlockRule', async (input, ctx) => {
   if (input.id) {
     const rule = await ownedBlockRule(ctx.db, ctx.parentId, input.id);
     if (rule.device_id !== device.id) throw notFound('Block rule');
-    await ctx.db
-      .updateTable('ios_block_rules')
-      .set({ rule: toDbJson(input.rule), updated_at: at })
-      .where('id', '=', rule.id)
-      .execute();
+    await ctx.db.transaction().execute((trx) =>
+      trx
+        .updateTable('ios_block_rules')
+        .set({ rule: toDbJson(input.rule), updated_at: at })
+        .where('id', '=', rule.id)
+        .execute(),
+    );
     return rule.id;
   }
 
-  const id = newToken();
-  await ctx.db
-    .insertInto('ios_block_rules')
-    .values({
-      id,
-      device_id: device.id,
-      group_id: null,
-      vendor_id: null,
-      rule: toDbJson(input.rule),
-      comment: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  return id;
+  // the transaction answers the new id: the audit entry names the rule it added
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = newToken();
+    await trx
+      .insertInto('ios_block_rules')
+      .values({
+        id,
+        device_id: device.id,
+        group_id: null,
+        vendor_id: null,
+        rule: toDbJson(input.rule),
+        comment: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    return id;
+  });
 });

@@ -6,8 +6,12 @@ import { deleteEntityHandler } from './handler.ts';
 export default deleteEntityHandler(async (id, ctx) => {
   const announcement = await ownedAnnouncement(ctx.db, ctx.parentId, id);
   await ctx.db
-    .deleteFrom('announcements')
-    .where('id', '=', announcement.id)
-    .where('parent_id', '=', ctx.parentId)
-    .execute();
+    .transaction()
+    .execute((trx) =>
+      trx
+        .deleteFrom('announcements')
+        .where('id', '=', announcement.id)
+        .where('parent_id', '=', ctx.parentId)
+        .execute(),
+    );
 });

@@ -8,11 +8,13 @@ import { deleteEntityHandler } from './handler.ts';
 // server-behaviour §3.2: a custom block rule of an own iOS device; event `iosBlockRuleDeleted`.
 export default deleteEntityHandler(async (id, ctx) => {
   const rule = await ownedBlockRule(ctx.db, ctx.parentId, id);
-  await ctx.db.deleteFrom('ios_block_rules').where('id', '=', rule.id).execute();
-  await recordSecurityEvent(
-    ctx,
-    ctx.parentId,
-    'iosBlockRuleDeleted',
-    `rule: ${describeBlockRule(fromDbJson<BlockRule>(rule.rule))}`,
-  );
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('ios_block_rules').where('id', '=', rule.id).execute();
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      ctx.parentId,
+      'iosBlockRuleDeleted',
+      `rule: ${describeBlockRule(fromDbJson<BlockRule>(rule.rule))}`,
+    );
+  });
 });

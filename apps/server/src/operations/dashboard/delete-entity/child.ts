@@ -37,6 +37,11 @@ export default deleteEntityHandler(async (id, ctx) => {
         )
         .execute();
     }
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      ctx.parentId,
+      'childDeleted',
+      `name: ${child.name}`,
+    );
   });
-  await recordSecurityEvent(ctx, ctx.parentId, 'childDeleted', `name: ${child.name}`);
 });

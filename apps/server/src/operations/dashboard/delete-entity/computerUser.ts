@@ -30,11 +30,11 @@ export default deleteEntityHandler(async (id, ctx) => {
         .where('parent_id', '=', ctx.parentId)
         .execute();
     }
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      ctx.parentId,
+      'childComputerDeleted',
+      `child: ${described?.name ?? 'unknown'}, computer serial: ${described?.serial_number ?? 'unknown'}`,
+    );
   });
-  await recordSecurityEvent(
-    ctx,
-    ctx.parentId,
-    'childComputerDeleted',
-    `child: ${described?.name ?? 'unknown'}, computer serial: ${described?.serial_number ?? 'unknown'}`,
-  );
 });

@@ -5,6 +5,8 @@ import { deleteEntityHandler } from './handler.ts';
 // that no longer applies is harmless). The keychain's holders then check in again.
 export default deleteEntityHandler(async (id, ctx) => {
   const key = await ownedKey(ctx.db, ctx.parentId, id);
-  await ctx.db.deleteFrom('keys').where('id', '=', key.id).execute();
+  await ctx.db
+    .transaction()
+    .execute((trx) => trx.deleteFrom('keys').where('id', '=', key.id).execute());
   await ctx.services.push.toKeychainHolders(key.keychain_id, { case: 'userUpdated' });
 });

@@ -7,8 +7,12 @@ export default deleteEntityHandler(async (id, ctx) => {
   const keychain = await ownedKeychain(ctx.db, ctx.parentId, id);
   await ctx.services.push.toKeychainHolders(keychain.id, { case: 'userUpdated' });
   await ctx.db
-    .deleteFrom('keychains')
-    .where('id', '=', keychain.id)
-    .where('parent_id', '=', ctx.parentId)
-    .execute();
+    .transaction()
+    .execute((trx) =>
+      trx
+        .deleteFrom('keychains')
+        .where('id', '=', keychain.id)
+        .where('parent_id', '=', ctx.parentId)
+        .execute(),
+    );
 });

@@ -7,10 +7,17 @@ import { deleteEntityHandler } from './handler.ts';
 export default deleteEntityHandler(async (id, ctx) => {
   // issue 12: only the person's own rules (accounts/people.ts `mine`)
   const rule = mine(ctx, await ownedNotification(ctx.db, ctx.parentId, id), 'Notification');
-  await ctx.db
-    .deleteFrom('notifications')
-    .where('id', '=', rule.id)
-    .where('parent_id', '=', ctx.parentId)
-    .execute();
-  await recordSecurityEvent(ctx, ctx.parentId, 'notificationDeleted', `trigger: ${rule.trigger}`);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('notifications')
+      .where('id', '=', rule.id)
+      .where('parent_id', '=', ctx.parentId)
+      .execute();
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      ctx.parentId,
+      'notificationDeleted',
+      `trigger: ${rule.trigger}`,
+    );
+  });
 });

@@ -37,26 +37,28 @@ export default deleteEntityHandler(async (id, ctx) => {
         );
   }
   // the rule check and the delete race with SaveNotification: delete only while still unused
-  const deleted = await ctx.db
-    .deleteFrom('notification_methods')
-    .where('id', '=', method.id)
-    .where('parent_id', '=', ctx.parentId)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('notifications')
-            .select('id')
-            .whereRef('method_id', '=', 'notification_methods.id'),
+  await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('notification_methods')
+      .where('id', '=', method.id)
+      .where('parent_id', '=', ctx.parentId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('notifications')
+              .select('id')
+              .whereRef('method_id', '=', 'notification_methods.id'),
+          ),
         ),
-      ),
-    )
-    .executeTakeFirst();
-  if (Number(deleted.numDeletedRows) !== 1) {
-    throw badRequest(
-      '4e9b7d05',
-      'Notification method in use',
-      'This notification method is used by a notification. Delete or change that notification first.',
-    );
-  }
+      )
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) !== 1) {
+      throw badRequest(
+        '4e9b7d05',
+        'Notification method in use',
+        'This notification method is used by a notification. Delete or change that notification first.',
+      );
+    }
+  });
 });
