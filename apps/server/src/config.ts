@@ -53,6 +53,11 @@ export interface Config {
   screenshotReadUrlSeconds: number;
   /** Stripe; undefined → the built-in billing simulator (billing/simulator.ts). */
   stripe: StripeConfig | undefined;
+  /**
+   * READ_CACHE_VERIFY=1 recomputes every read-cache hit and answers 500 when it differs
+   * (pairql/read-cache.ts); on by default under NODE_ENV=test, off otherwise.
+   */
+  readCacheVerify: boolean;
 }
 
 export interface StripeConfig {
@@ -391,6 +396,10 @@ export function loadConfig(env: Env = process.env): Config {
     s3: parseS3(env),
     screenshotReadUrlSeconds: parseReadUrlSeconds(env),
     stripe: parseStripe(env),
+    readCacheVerify:
+      optional(env, 'READ_CACHE_VERIFY') === undefined
+        ? mode === 'test'
+        : parseFlag(env, 'READ_CACHE_VERIFY'),
     releases: {
       stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),
       beta: parseVersion('RELEASE_BETA', optional(env, 'RELEASE_BETA')),

@@ -522,7 +522,17 @@ export interface DataExportsTable {
   expires_at: Ts | null;
 }
 
+/**
+ * Issue 11: the data version of each family (parent_id) and of shared data ('*'), bumped by
+ * triggers on every write of a table that feeds a cached answer (migrations/0014).
+ */
+export interface FamilyVersionsTable {
+  parent_id: string;
+  version: ColumnType<number | string, never, number>;
+}
+
 export interface Database {
+  family_versions: FamilyVersionsTable;
   co_parents: CoParentsTable;
   parent_invitations: ParentInvitationsTable;
   audit_log: AuditLogTable;

@@ -23,6 +23,17 @@ import {
   unknownOperation,
   userTokenNotFound,
 } from './errors.ts';
+import {
+  CACHED_DASHBOARD_OPERATIONS,
+  type CachedOperation,
+  dashboardKey,
+  acceptedEncodings,
+  encodedAnswer,
+  extendedGzip,
+  JsonText,
+  pickEncoding,
+  readCacheOf,
+} from './read-cache.ts';
 import type { Resolver } from './resolver.ts';
 import { assertRoleMayCall } from './roles.ts';
 
@@ -135,6 +146,7 @@ export async function registerPairQL(app: FastifyInstance, deps: RouterDeps): Pr
         `/pairql/${namespace.name}/:op`,
         async (request, reply) => {
           const output = await handle(deps, namespace, resolvers, request);
+          if (output instanceof JsonText) return sendJsonText(request, reply, output);
           return reply
             .code(200)
             .type('application/json; charset=utf-8')
@@ -174,6 +186,7 @@ async function handle(
   };
 
   let ctx: RequestContext = base;
+  let familyVersion: string | undefined;
   if (def.auth === 'parent') {
     const session = await findSession(db, clock, request.headers['x-admintoken']);
     if (!session) {
@@ -188,6 +201,7 @@ async function handle(
       personId: session.personId,
       role: session.role,
     } as RequestContext;
+    familyVersion = session.familyVersion;
   } else if (def.auth === 'device') {
     const device = await findMacPrincipal(db, clock, request.headers['x-usertoken']);
     if (!device) throw userTokenNotFound();
@@ -207,15 +221,24 @@ async function handle(
     // issue 12: owner-only operations (pairql/roles.ts), then the audit log (audit/record.ts)
     const parentCtx = ctx as ParentContext;
     assertRoleMayCall(parentCtx, opName, input);
-    output = await runAudited(parentCtx, opName, input, (audited) =>
-      resolveRacing(resolver, input, audited),
-    );
+    const resolve = () =>
+      runAudited(parentCtx, opName, input, (audited) => resolveRacing(resolver, input, audited));
+    // issue 11: the large reads are answered from the read cache while the family's data is unchanged
+    const cached = Object.hasOwn(CACHED_DASHBOARD_OPERATIONS, opName)
+      ? CACHED_DASHBOARD_OPERATIONS[opName]
+      : undefined;
+    output =
+      cached && familyVersion !== undefined
+        ? await cachedRead(deps, opName, cached, parentCtx, input, familyVersion, resolve)
+        : await resolve();
   } else {
     output = await resolveRacing(resolver, input, ctx);
   }
 
   if (config.mode !== 'production') {
-    const checked = def.output.safeParse(output);
+    const checked = def.output.safeParse(
+      output instanceof JsonText ? JSON.parse(output.text) : output,
+    );
     if (!checked.success) {
       request.log.error(
         { op: opName, issues: checked.error.issues },
@@ -225,6 +248,82 @@ async function handle(
     }
   }
   return output;
+}
+
+/**
+ * A dashboard read through the read cache (read-cache.ts): the answer built at this family version,
+ * while still valid, else the resolver's answer, kept for the next request. `familyVersion` was
+ * read before the resolver runs, so a kept answer is never older than the version it is kept for.
+ */
+async function cachedRead(
+  deps: RouterDeps,
+  op: string,
+  spec: CachedOperation,
+  ctx: ParentContext,
+  input: unknown,
+  familyVersion: string,
+  resolve: () => Promise<unknown>,
+): Promise<JsonText> {
+  const cache = readCacheOf(deps.db);
+  const key = dashboardKey(op, spec, ctx, input);
+  const now = deps.clock.now();
+  const hit = cache.get(key, familyVersion, now.getTime());
+  if (hit) {
+    if (deps.config.readCacheVerify) {
+      const fresh = JSON.stringify(await resolve());
+      if (fresh !== hit.json) {
+        ctx.log.error(
+          {
+            op,
+            parentId: ctx.parentId,
+            cached: hit.json.slice(0, 2000),
+            fresh: fresh.slice(0, 2000),
+          },
+          'read cache: the cached answer differs from the recomputed one',
+        );
+        throw serverError('e31c7a52', `Read cache of ${op} holds a stale answer`);
+      }
+    }
+    return JsonText.of(hit.json, hit);
+  }
+  const output = await resolve();
+  const json = JSON.stringify(output);
+  const validUntil = await spec.horizon(deps.db, output, ctx, now);
+  if (validUntil > now.getTime()) {
+    cache.set(key, { version: familyVersion, builtAt: now.getTime(), validUntil, json });
+  }
+  return JsonText.of(json);
+}
+
+/** An answer already serialized; a cached one goes out in its kept compressed form. */
+function sendJsonText(request: FastifyRequest, reply: FastifyReply, output: JsonText) {
+  reply.code(200).type('application/json; charset=utf-8');
+  const mayCompress = request.headers['x-no-compression'] === undefined;
+  const { extended } = output;
+  if (
+    extended &&
+    mayCompress &&
+    acceptedEncodings(request.headers['accept-encoding']).has('gzip')
+  ) {
+    // a kept part and fields added at its end (CheckIn_v2): gzip without compressing the part again
+    const body = extendedGzip(extended.entry, extended.suffix);
+    if (body) {
+      return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(body);
+    }
+  }
+  const entry = output.cached;
+  const encoding =
+    entry && mayCompress
+      ? pickEncoding(request.headers['accept-encoding'], entry.json.length)
+      : undefined;
+  if (entry && encoding) {
+    // already compressed: the compression plugin leaves it alone
+    return reply
+      .header('content-encoding', encoding)
+      .header('vary', 'accept-encoding')
+      .send(encodedAnswer(entry, encoding));
+  }
+  return reply.send(output.text);
 }
 
 /**
@@ -297,12 +396,14 @@ function parseInput(def: OperationDef, body: unknown, replacesNulCharacters = fa
 
 async function findSession(db: Db, clock: Clock, header: string | string[] | undefined) {
   if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  // the family's data version (read cache) comes with the session, in the same query
   const row = await db
-    .selectFrom('dashboard_sessions')
-    .select(['id', 'parent_id', 'person_id'])
-    .where('token_hash', '=', hashToken(header))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', toDbTime(clock.now()))
+    .selectFrom('dashboard_sessions as s')
+    .leftJoin('family_versions as fv', 'fv.parent_id', 's.parent_id')
+    .select(['s.id', 's.parent_id', 's.person_id', 'fv.version'])
+    .where('s.token_hash', '=', hashToken(header))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', toDbTime(clock.now()))
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -311,6 +412,7 @@ async function findSession(db: Db, clock: Clock, header: string | string[] | und
     // issue 12: a co-parent's session names the person; the owner's has no person_id
     personId: row.person_id ?? row.parent_id,
     role: row.person_id === null ? ('owner' as const) : ('coParent' as const),
+    familyVersion: row.version === null ? undefined : String(row.version),
   };
 }
 

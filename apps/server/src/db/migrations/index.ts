@@ -5,6 +5,7 @@ import { publicKeychainsMigration } from './0003_public_keychains.ts';
 import { iosBlockGroupsMigration } from './0005_ios_block_groups.ts';
 import { coParentsMigration } from './0012_co_parents.ts';
 import { twoFactorExportMigration } from './0013_two_factor_export.ts';
+import { familyVersionsMigration } from './0014_family_versions.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -16,6 +17,7 @@ const migrations: Record<string, PortableMigration> = {
   '0005_ios_block_groups': iosBlockGroupsMigration,
   '0012_co_parents': coParentsMigration,
   '0013_two_factor_export': twoFactorExportMigration,
+  '0014_family_versions': familyVersionsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

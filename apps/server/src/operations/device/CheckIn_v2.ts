@@ -18,16 +18,24 @@ import {
 import { loadUserData } from '../../devices/user-data.ts';
 import type { DeviceContext } from '../../pairql/context.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
+import { serverError } from '../../pairql/errors.ts';
+import { GLOBAL_VERSION_KEY, JsonText, readCacheOf } from '../../pairql/read-cache.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.2: the Mac's periodic check-in (every 20 minutes, and on `userUpdated`).
 
 export default deviceResolver('CheckIn_v2', async (input, ctx) => {
   const now = ctx.clock.now();
+  // with the family's and the shared data versions, read before the answer's data, so a kept part
+  // is never older than the version it is kept for
   const computerUser = await ctx.db
     .selectFrom('computer_users as cu')
     .innerJoin('computers as m', 'm.id', 'cu.computer_id')
+    .leftJoin('family_versions as fv', (join) => join.on('fv.parent_id', '=', ctx.parentId))
+    .leftJoin('family_versions as gv', (join) => join.on('gv.parent_id', '=', GLOBAL_VERSION_KEY))
     .select([
+      'fv.version as family_version',
+      'gv.version as shared_version',
       'cu.id',
       'cu.computer_id',
       'cu.app_version',
@@ -40,31 +48,49 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
     .executeTakeFirstOrThrow();
 
   // One transaction: a check-in that fails half-way and is retried by the Mac counts nothing twice.
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateVersions(trx, computerUser, input, now);
-    if (input.namedApps?.length) await recordNamedApps({ ...ctx, db: trx }, input.namedApps);
-  });
+  // Most check-ins change nothing: they open no transaction.
+  const changes = versionChanges(computerUser, input);
+  if (changes.user || changes.computer || input.namedApps?.length) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateVersions(trx, computerUser, changes, now);
+      if (input.namedApps?.length) await recordNamedApps({ ...ctx, db: trx }, input.namedApps);
+    });
+  }
 
+  // issue 11: everything but the trusted time and the decided requests is the same for every
+  // check-in of this child, channel and app version until the family's data (or the releases)
+  // change or a key expires: it is kept serialized in the read cache (pairql/read-cache.ts)
   const channel = computerUser.app_release_channel;
-  const releases = await ctx.db
-    .selectFrom('releases')
-    .select(['semver', 'channel', 'pace', 'release_date'])
-    .execute();
-  const latestRelease = latestReleaseFor(
-    releases.map((r) => ({ ...r, releaseDate: r.release_date })),
-    channel,
-    input.appVersion,
-  );
+  const cache = readCacheOf(ctx.db);
+  const key = `CheckIn_v2\n${ctx.childId}\n${channel}\n${input.appVersion}`;
+  const version =
+    computerUser.family_version === null || computerUser.shared_version === null
+      ? undefined
+      : `${computerUser.family_version}/${computerUser.shared_version}`;
+  const hit = version === undefined ? undefined : cache.get(key, version, now.getTime());
+  let stableJson: string;
+  let entry = hit;
+  if (hit) {
+    stableJson = hit.json;
+    if (ctx.config.readCacheVerify) {
+      const fresh = JSON.stringify((await stablePart(ctx, channel, input.appVersion, now)).part);
+      if (fresh !== stableJson) {
+        ctx.log.error(
+          { op: 'CheckIn_v2', childId: ctx.childId },
+          'read cache: the cached answer differs from the recomputed one',
+        );
+        throw serverError('0c8e5b31', 'Read cache of CheckIn_v2 holds a stale answer');
+      }
+    }
+  } else {
+    const { part, validUntil } = await stablePart(ctx, channel, input.appVersion, now);
+    stableJson = JSON.stringify(part);
+    if (version !== undefined && validUntil > now.getTime()) {
+      entry = cache.set(key, { version, builtAt: now.getTime(), validUntil, json: stableJson });
+    }
+  }
 
-  const output: CheckInOutput = {
-    adminAccountStatus: await accountStatus(ctx.db, ctx.parentId),
-    ...(await catalogueOf(ctx.db)),
-    keychains: await assignedKeychains(ctx.db, ctx.childId, now),
-    updateReleaseChannel: channel,
-    userData: await loadUserData(ctx.db, ctx.childId),
-    trustedTime: now.toISOString(),
-  };
-  if (latestRelease) output.latestRelease = latestRelease;
+  const output: Partial<CheckInOutput> = { trustedTime: now.toISOString() };
   if (input.pendingFilterSuspension !== undefined) {
     const decided = await loadResolvedSuspension(
       ctx.db,
@@ -80,24 +106,63 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
       input.pendingUnlockRequests,
     );
   }
-  return output;
+  // the kept part's closing brace gives way to the per-request fields
+  const suffix = `,${JSON.stringify(output).slice(1)}`;
+  const answer = entry
+    ? JsonText.extending(entry, suffix)
+    : JsonText.of(`${stableJson.slice(0, -1)}${suffix}`);
+  return answer as unknown as CheckInOutput;
 });
 
+type StablePart = Omit<
+  CheckInOutput,
+  'trustedTime' | 'resolvedFilterSuspension' | 'resolvedUnlockRequests'
+>;
+
+/** The answer but for its per-request fields, and the first instant it can change with no write. */
+async function stablePart(
+  ctx: DeviceContext,
+  channel: CheckInOutput['updateReleaseChannel'],
+  appVersion: string,
+  now: Date,
+): Promise<{ part: StablePart; validUntil: number }> {
+  const releases = await ctx.db
+    .selectFrom('releases')
+    .select(['semver', 'channel', 'pace', 'release_date'])
+    .execute();
+  const latestRelease = latestReleaseFor(
+    releases.map((r) => ({ ...r, releaseDate: r.release_date })),
+    channel,
+    appVersion,
+  );
+  const { keychains, nextExpiration } = await assignedKeychains(ctx.db, ctx.childId, now);
+  const part: StablePart = {
+    adminAccountStatus: await accountStatus(ctx.db, ctx.parentId),
+    ...(await catalogueOf(ctx.db)),
+    keychains,
+    updateReleaseChannel: channel,
+    userData: await loadUserData(ctx.db, ctx.childId),
+  };
+  if (latestRelease) part.latestRelease = latestRelease;
+  // latestRelease does not depend on the time: only a key's expiration ends the part's validity
+  return { part, validUntil: nextExpiration };
+}
+
+interface VersionChanges {
+  user?: { app_version?: string; is_admin?: number };
+  computer?: { filter_version?: string; os_version?: string };
+}
+
 /** Absent values never overwrite; unchanged values are not rewritten. */
-async function updateVersions(
-  db: Db,
+function versionChanges(
   current: {
-    id: string;
-    computer_id: string;
     app_version: string;
     is_admin: unknown;
     filter_version: string | null;
     os_version: string | null;
   },
   input: CheckInInput,
-  now: Date,
-) {
-  const at = toDbTime(now);
+): VersionChanges {
   const userChanges: { app_version?: string; is_admin?: number } = {};
   if (input.appVersion !== current.app_version) userChanges.app_version = input.appVersion;
   if (
@@ -106,14 +171,6 @@ async function updateVersions(
   ) {
     userChanges.is_admin = toDbBool(input.isAdmin);
   }
-  if (Object.keys(userChanges).length > 0) {
-    await db
-      .updateTable('computer_users')
-      .set({ ...userChanges, updated_at: at })
-      .where('id', '=', current.id)
-      .execute();
-  }
-
   const computerChanges: { filter_version?: string; os_version?: string } = {};
   if (input.filterVersion !== undefined && input.filterVersion !== current.filter_version) {
     computerChanges.filter_version = input.filterVersion;
@@ -121,10 +178,30 @@ async function updateVersions(
   if (input.osVersion !== undefined && input.osVersion !== current.os_version) {
     computerChanges.os_version = input.osVersion;
   }
-  if (Object.keys(computerChanges).length > 0) {
+  return {
+    ...(Object.keys(userChanges).length > 0 ? { user: userChanges } : {}),
+    ...(Object.keys(computerChanges).length > 0 ? { computer: computerChanges } : {}),
+  };
+}
+
+async function updateVersions(
+  db: Db,
+  current: { id: string; computer_id: string },
+  changes: VersionChanges,
+  now: Date,
+) {
+  const at = toDbTime(now);
+  if (changes.user) {
+    await db
+      .updateTable('computer_users')
+      .set({ ...changes.user, updated_at: at })
+      .where('id', '=', current.id)
+      .execute();
+  }
+  if (changes.computer) {
     await db
       .updateTable('computers')
-      .set({ ...computerChanges, updated_at: at })
+      .set({ ...changes.computer, updated_at: at })
       .where('id', '=', current.computer_id)
       .execute();
   }
@@ -254,8 +331,12 @@ async function browsers(db: Db): Promise<Browser[]> {
   return rows.map((row) => ({ name: row.name ?? row.match, bundleId: row.match }));
 }
 
-/** Each keychain assigned to the child, with its unexpired keys only. */
-async function assignedKeychains(db: Db, childId: string, now: Date): Promise<CheckInKeychain[]> {
+/** Each keychain assigned to the child, with its unexpired keys only, and the next expiration. */
+async function assignedKeychains(
+  db: Db,
+  childId: string,
+  now: Date,
+): Promise<{ keychains: CheckInKeychain[]; nextExpiration: number }> {
   const assignments = await db
     .selectFrom('child_keychains')
     .select(['keychain_id', 'schedule'])
@@ -263,11 +344,11 @@ async function assignedKeychains(db: Db, childId: string, now: Date): Promise<Ch
     .orderBy('created_at')
     .orderBy('keychain_id')
     .execute();
-  if (assignments.length === 0) return [];
+  if (assignments.length === 0) return { keychains: [], nextExpiration: Number.POSITIVE_INFINITY };
   const at = toDbTime(now);
   const keys = await db
     .selectFrom('keys')
-    .select(['id', 'keychain_id', 'key'])
+    .select(['id', 'keychain_id', 'key', 'deleted_at'])
     .where(
       'keychain_id',
       'in',
@@ -277,7 +358,13 @@ async function assignedKeychains(db: Db, childId: string, now: Date): Promise<Ch
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return assignments.map((assignment) => {
+  let nextExpiration = Number.POSITIVE_INFINITY;
+  for (const key of keys) {
+    if (key.deleted_at === null) continue;
+    const at = Date.parse(key.deleted_at);
+    if (at < nextExpiration) nextExpiration = at;
+  }
+  const keychains = assignments.map((assignment) => {
     const keychain: CheckInKeychain = {
       id: assignment.keychain_id,
       keys: keys
@@ -289,4 +376,5 @@ async function assignedKeychains(db: Db, childId: string, now: Date): Promise<Ch
     }
     return keychain;
   });
+  return { keychains, nextExpiration };
 }
