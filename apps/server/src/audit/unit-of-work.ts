@@ -43,19 +43,9 @@ export class UnitOfWork {
     private readonly operation: string,
     private readonly entry: AuditEntryWriter,
   ) {
-    const guarded = root.withPlugin(new OutsideTheUnit(this));
-    const unit = this;
-    this.db = new Proxy(guarded, {
-      get(target, property) {
-        if (property === 'transaction') {
-          return () => ({
-            execute: <R>(work: (trx: Db) => Promise<R>) => unit.execute(work),
-          });
-        }
-        const value = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    this.db = withTransaction(root.withPlugin(new OutsideTheUnit(this)), (work) =>
+      this.execute(work),
+    );
     unguarded.set(this.db, root);
   }
 
@@ -118,16 +108,21 @@ class OutsideTheUnit implements KyselyPlugin {
  * open their own (replaceRecoveryCodes, saveChild…) can be called inside a unit of work.
  */
 export function joinable(trx: Db): Db {
-  const joined: Db = new Proxy(trx, {
+  const joined: Db = withTransaction(trx, (work) => work(joined));
+  return joined;
+}
+
+type Work = <R>(work: (trx: Db) => Promise<R>) => Promise<R>;
+
+/** `db` whose `transaction().execute(work)` is `execute(work)`; everything else is `db`'s. */
+function withTransaction(db: Db, execute: Work): Db {
+  return new Proxy(db, {
     get(target, property) {
-      if (property === 'transaction') {
-        return () => ({ execute: <R>(work: (trx: Db) => Promise<R>) => work(joined) });
-      }
+      if (property === 'transaction') return () => ({ execute });
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return joined;
 }
 
 /**
