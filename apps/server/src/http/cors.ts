@@ -24,7 +24,9 @@ export function registerDashboardCors(app: FastifyInstance, allowList: string[])
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'OPTIONS' && request.url.startsWith(DASHBOARD_PREFIX)) {
       const origin = allowedOrigin(request.headers.origin);
-      reply.header('vary', 'Origin');
+      // added to a Vary set before (a cached answer's accept-encoding), not in its place
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary === undefined ? 'Origin' : `${String(vary)}, Origin`);
       if (origin) {
         reply.header('access-control-allow-origin', origin);
         reply.header('access-control-expose-headers', 'Retry-After');
