@@ -20,6 +20,7 @@ import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
+import { notificationsDelivered } from './requests/notify.ts';
 import type { Services } from './pairql/context.ts';
 import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
 import { type Clock, systemClock } from './services/clock.ts';
@@ -164,6 +165,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // issue 12: the family's data export ZIP through its signed link; builds finish before close
   await registerDataExportDownload(app, { db, config, clock, storage: services.storage });
   app.addHook('onClose', async () => dataExportsSettled());
+  // parent notifications about a child's request go out after the device's answer; wait for them
+  app.addHook('onClose', async () => notificationsDelivered());
   await registerHelpPages(app, config);
   await registerSpa(app, config.webDist);
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ONLY_THE_OWNER_MESSAGE } from '../src/accounts/people.ts';
 import { DAY } from '../src/db/values.ts';
 import { INVITATION_NOT_VALID_MESSAGE } from '../src/operations/dashboard/AcceptParentInvite.ts';
+import { notificationsDelivered } from '../src/requests/notify.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { connectedMac, inviteCoParent, newChildInput, serverWithParents } from './fixtures.ts';
 
@@ -333,9 +334,8 @@ describe('a co-parent', () => {
       { blockedRequests: [{ bundleId: 'com.apple.Safari', hostname: 'example.org' }] },
       { namespace: 'macos-app', token: mac.token },
     );
-    await expect
-      .poll(() => server.mails.slice(sentBefore).map((mail) => mail.to))
-      .toContain(co.email);
+    await notificationsDelivered();
+    expect(server.mails.slice(sentBefore).map((mail) => mail.to)).toContain(co.email);
   });
 });
 

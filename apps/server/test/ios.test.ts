@@ -3,6 +3,7 @@ import { blockRuleProblem } from '@keyward/domain/block-rules';
 import { describe, expect, test } from 'vitest';
 import { IOS_BLOCK_GROUPS } from '../src/db/migrations/0005_ios_block_groups.ts';
 import { fromDbJson } from '../src/db/values.ts';
+import { notificationsDelivered } from '../src/requests/notify.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { addChild, addConnectionCode, securityEvents, serverWithParents } from './fixtures.ts';
 import type { TestServer } from './harness.ts';
@@ -243,6 +244,7 @@ describe('suspension requests from an iPad', () => {
     expect(created.status).toBe(200);
     const requestId = created.body as string;
 
+    await notificationsDelivered();
     const mail = server.lastEmailTo(alice.email);
     expect(mail.template).toBe('notify-suspend-filter');
     expect(mail.links.some((link) => link.endsWith(`/ios-devices/${deviceId}`))).toBe(true);

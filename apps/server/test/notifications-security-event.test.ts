@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { notificationsDelivered } from '../src/requests/notify.ts';
 import { connectedMac, deviceCall, newMac, serverWithParents } from './fixtures.ts';
 import { accountEmailMethod, addRule } from './notifications-fixtures.ts';
 
@@ -28,6 +29,7 @@ describe('LogSecurityEvent notifications', () => {
       detail: 'disabled',
     });
     expect(result.body).toEqual({ success: true });
+    await notificationsDelivered();
     const mails = securityMails().slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(alice.email);
@@ -49,6 +51,7 @@ describe('LogSecurityEvent notifications', () => {
       });
       expect(result.body).toEqual({ success: true });
     }
+    await notificationsDelivered();
     expect(securityMails()).toHaveLength(before);
     const stored = await server.db
       .selectFrom('security_events')
@@ -70,6 +73,7 @@ describe('LogSecurityEvent notifications', () => {
       event: 'appQuit',
     });
     expect(result.body).toEqual({ success: true });
+    await notificationsDelivered();
     expect(server.mails.slice(before)).toEqual([]);
   });
 });

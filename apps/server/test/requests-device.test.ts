@@ -1,6 +1,7 @@
 import type { ParentNotification } from '../src/notifications/dispatch.ts';
 import { describe, expect, test, vi } from 'vitest';
 import { fromDbJson } from '../src/db/values.ts';
+import { notificationsDelivered } from '../src/requests/notify.ts';
 import {
   addChild,
   addComputerUser,
@@ -75,7 +76,8 @@ describe('CreateUnlockRequests_v3', () => {
       ]),
     );
 
-    // one notification for the whole batch, after it was saved
+    // one notification for the whole batch, after it was saved (delivered after the answer)
+    await notificationsDelivered();
     expect(notifications).toEqual([
       {
         trigger: 'unlockRequestSubmitted',
@@ -103,6 +105,7 @@ describe('CreateUnlockRequests_v3', () => {
       comment: '   ',
     });
     expect(second.status).toBe(200);
+    await notificationsDelivered();
     expect(notifications).toHaveLength(2);
     const rows = await unlockRows(mac.computerUserId);
     expect(rows.at(-1)).toMatchObject({
@@ -145,6 +148,7 @@ describe('CreateUnlockRequests_v3', () => {
     expect(result.status).toBe(400);
     expect(result.body).toMatchObject({ type: 'badRequest', userMessage: message });
     expect(await unlockRows(mac.computerUserId)).toEqual([]);
+    await notificationsDelivered();
     expect(notifications).toEqual([]);
   });
 
@@ -204,6 +208,7 @@ describe('CreateSuspendFilterRequest_v2', () => {
       extra_monitoring: null,
     });
     expect(fromDbJson(row.scope)).toEqual({ type: 'unrestricted' });
+    await notificationsDelivered();
     expect(notifications).toEqual([
       {
         trigger: 'suspendFilterRequestSubmitted',
@@ -238,6 +243,7 @@ describe('CreateSuspendFilterRequest_v2', () => {
     expect(result.status).toBe(400);
     expect(result.body.type).toBe('badRequest');
     expect(result.body.userMessage).toEqual(message ?? expect.any(String));
+    await notificationsDelivered();
     expect(notifications).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export default deviceResolver('CreateSuspendFilterRequest_v2', async (input, ctx
     })
     .execute();
 
-  await notifyAboutChild(ctx, ctx.childId, (childName) => ({
+  notifyAboutChild(ctx, ctx.childId, (childName) => ({
     trigger: 'suspendFilterRequestSubmitted',
     parentId: ctx.parentId,
     childId: ctx.childId,

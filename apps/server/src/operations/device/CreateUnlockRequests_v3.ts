@@ -7,7 +7,7 @@ import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.3: the child asks to be let through one or more blocked requests, with one
 // comment for all of them. The batch is stored in one transaction, then the parent is notified
-// once for the whole batch (§6.1).
+// once for the whole batch (§6.1), after the answer (requests/notify.ts).
 export default deviceResolver('CreateUnlockRequests_v3', async (input, ctx) => {
   if (input.blockedRequests.length === 0) {
     throw badRequest(
@@ -73,7 +73,7 @@ export default deviceResolver('CreateUnlockRequests_v3', async (input, ctx) => {
   });
 
   const ids = rows.map((row) => row.id);
-  await notifyAboutChild(ctx, ctx.childId, (childName) => ({
+  notifyAboutChild(ctx, ctx.childId, (childName) => ({
     trigger: 'unlockRequestSubmitted',
     parentId: ctx.parentId,
     childId: ctx.childId,

@@ -1,7 +1,7 @@
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { fromDbBool } from '../../db/values.ts';
-import { notifyParent } from '../../notifications/dispatch.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
+import { notifyInBackground } from '../../requests/notify.ts';
 import { newToken } from '../../services/tokens.ts';
 
 const NOTIFYING_EVENTS: ReadonlySet<string> = new Set(KNOWN_MAC_SECURITY_EVENTS);
@@ -37,7 +37,7 @@ export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
     .execute();
   // §6.1: a known Mac event of a macOS administrator account notifies the parent (no fallback)
   if (NOTIFYING_EVENTS.has(input.event) && fromDbBool(computerUser.is_admin)) {
-    await notifyParent(ctx, {
+    notifyInBackground(ctx, {
       trigger: 'adminChildSecurityEvent',
       parentId: ctx.parentId,
       childId: computerUser.childId,

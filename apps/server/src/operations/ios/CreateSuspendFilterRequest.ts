@@ -25,7 +25,7 @@ export default iosResolver('CreateSuspendFilterRequest', async (input, ctx) => {
     })
     .execute();
 
-  await notifyAboutChild(ctx, ctx.childId, (childName) => ({
+  notifyAboutChild(ctx, ctx.childId, (childName) => ({
     trigger: 'suspendFilterRequestSubmitted',
     parentId: ctx.parentId,
     childId: ctx.childId,
