@@ -1,4 +1,6 @@
+import type { ReleaseChannel } from '@keyward/contract/shared';
 import type { Db } from '../db/database.ts';
+import { GLOBAL_VERSION_KEY } from '../db/migrations/0014_family_versions.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
@@ -31,6 +33,71 @@ export async function findMacPrincipal(
   return row
     ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
     : undefined;
+}
+
+/**
+ * What a Mac's request reads of its computer user and computer with the token, in the same query:
+ * CheckIn_v2 needs nothing else to answer from the read cache (issue 11). The versions are the
+ * family's and the shared data's (family_versions), read before any of the answer's data.
+ */
+export interface MacComputerSnapshot {
+  computerId: string;
+  appVersion: string;
+  isAdmin: unknown;
+  filterVersion: string | null;
+  osVersion: string | null;
+  appReleaseChannel: ReleaseChannel;
+  familyVersion: string | undefined;
+  sharedVersion: string | undefined;
+}
+
+/** findMacPrincipal for a PairQL request, with its computer as read with the token. */
+export async function findMacRequestPrincipal(
+  db: Db,
+  clock: Clock,
+  header: string | string[] | undefined,
+): Promise<(MacPrincipal & { computer: MacComputerSnapshot }) | undefined> {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const now = toDbTime(clock.now());
+  const row = await db
+    .selectFrom('mac_app_tokens as t')
+    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
+    .innerJoin('children as c', 'c.id', 't.child_id')
+    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
+    .leftJoin('family_versions as fv', 'fv.parent_id', 'c.parent_id')
+    .leftJoin('family_versions as gv', (join) => join.on('gv.parent_id', '=', GLOBAL_VERSION_KEY))
+    .select([
+      't.computer_user_id',
+      't.child_id',
+      'c.parent_id',
+      'cu.computer_id',
+      'cu.app_version',
+      'cu.is_admin',
+      'm.filter_version',
+      'm.os_version',
+      'm.app_release_channel',
+      'fv.version as family_version',
+      'gv.version as shared_version',
+    ])
+    .where('t.token_hash', '=', hashToken(header))
+    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    computerUserId: row.computer_user_id,
+    childId: row.child_id,
+    parentId: row.parent_id,
+    computer: {
+      computerId: row.computer_id,
+      appVersion: row.app_version,
+      isAdmin: row.is_admin,
+      filterVersion: row.filter_version,
+      osVersion: row.os_version,
+      appReleaseChannel: row.app_release_channel,
+      familyVersion: row.family_version === null ? undefined : String(row.family_version),
+      sharedVersion: row.shared_version === null ? undefined : String(row.shared_version),
+    },
+  };
 }
 
 /**

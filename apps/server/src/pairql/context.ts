@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BillingService } from '../billing/stripe-service.ts';
 import type { Config } from '../config.ts';
+import type { MacComputerSnapshot } from '../devices/device-auth.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService, Mailer } from '../services/mail.ts';
@@ -63,6 +64,8 @@ export interface DeviceContext extends RequestContext {
   computerUserId: string;
   childId: string;
   parentId: string;
+  /** the computer user and computer as read with the token, in the same query */
+  computer: MacComputerSnapshot;
 }
 
 /** auth 'iosDevice': the iOS token's device, its child and that child's parent. */

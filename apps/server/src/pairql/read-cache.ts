@@ -8,7 +8,6 @@ import {
 import type { User } from '@keyward/contract/shared';
 import { OFFLINE_AFTER_SECONDS } from '@keyward/domain/status';
 import type { Db } from '../db/database.ts';
-import { GLOBAL_VERSION_KEY } from '../db/migrations/0014_family_versions.ts';
 import { DAY as DAY_MS, toDbTime } from '../db/values.ts';
 import type { ParentContext } from './context.ts';
 
@@ -204,8 +203,6 @@ export function pickEncoding(
   const accepted = acceptedEncodings(accept);
   return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
 }
-
-export { GLOBAL_VERSION_KEY };
 
 // ---- which dashboard reads are cached, and until when their answers hold without a write ----
 

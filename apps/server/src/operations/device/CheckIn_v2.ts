@@ -19,33 +19,24 @@ import { loadUserData } from '../../devices/user-data.ts';
 import type { DeviceContext } from '../../pairql/context.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { serverError } from '../../pairql/errors.ts';
-import { GLOBAL_VERSION_KEY, JsonText, readCacheOf } from '../../pairql/read-cache.ts';
+import { JsonText, readCacheOf } from '../../pairql/read-cache.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.2: the Mac's periodic check-in (every 20 minutes, and on `userUpdated`).
 
 export default deviceResolver('CheckIn_v2', async (input, ctx) => {
   const now = ctx.clock.now();
-  // with the family's and the shared data versions, read before the answer's data, so a kept part
-  // is never older than the version it is kept for
-  const computerUser = await ctx.db
-    .selectFrom('computer_users as cu')
-    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
-    .leftJoin('family_versions as fv', (join) => join.on('fv.parent_id', '=', ctx.parentId))
-    .leftJoin('family_versions as gv', (join) => join.on('gv.parent_id', '=', GLOBAL_VERSION_KEY))
-    .select([
-      'fv.version as family_version',
-      'gv.version as shared_version',
-      'cu.id',
-      'cu.computer_id',
-      'cu.app_version',
-      'cu.is_admin',
-      'm.filter_version',
-      'm.os_version',
-      'm.app_release_channel',
-    ])
-    .where('cu.id', '=', ctx.computerUserId)
-    .executeTakeFirstOrThrow();
+  // the computer user, its computer and the data versions were read with the token (router), before
+  // any of the answer's data, so a kept part is never older than the version it is kept for
+  const { computer } = ctx;
+  const computerUser = {
+    id: ctx.computerUserId,
+    computer_id: computer.computerId,
+    app_version: computer.appVersion,
+    is_admin: computer.isAdmin,
+    filter_version: computer.filterVersion,
+    os_version: computer.osVersion,
+  };
 
   // One transaction: a check-in that fails half-way and is retried by the Mac counts nothing twice.
   // Most check-ins change nothing: they open no transaction.
@@ -60,13 +51,13 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
   // issue 11: everything but the trusted time and the decided requests is the same for every
   // check-in of this child, channel and app version until the family's data (or the releases)
   // change or a key expires: it is kept serialized in the read cache (pairql/read-cache.ts)
-  const channel = computerUser.app_release_channel;
+  const channel = computer.appReleaseChannel;
   const cache = readCacheOf(ctx.db);
   const key = `CheckIn_v2\n${ctx.childId}\n${channel}\n${input.appVersion}`;
   const version =
-    computerUser.family_version === null || computerUser.shared_version === null
+    computer.familyVersion === undefined || computer.sharedVersion === undefined
       ? undefined
-      : `${computerUser.family_version}/${computerUser.shared_version}`;
+      : `${computer.familyVersion}/${computer.sharedVersion}`;
   const hit = version === undefined ? undefined : cache.get(key, version, now.getTime());
   let stableJson: string;
   let entry = hit;
