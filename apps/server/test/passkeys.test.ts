@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generate } from 'otplib';
 import { MINUTE } from '../src/db/values.ts';
 import { securityEvents } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
@@ -28,7 +29,11 @@ async function register(token: string, name?: string) {
     { token },
   );
   expect(finish.status).toBe(200);
-  return { authenticator, passkeyId: finish.body.passkeyId as string };
+  return {
+    authenticator,
+    passkeyId: finish.body.passkeyId as string,
+    recoveryCodes: finish.body.recoveryCodes as string[] | undefined,
+  };
 }
 
 describe('passkeys', () => {
@@ -190,5 +195,109 @@ describe('passkeys', () => {
     expect(refused.status).toBe(401);
     const login = await server.call('Login', { email: parent.email, password: parent.password });
     expect(login.body.token).toBeDefined();
+  });
+});
+
+describe('a lost passkey', () => {
+  const tokenIn = (email: string, template: 'magic-link' | 'password-reset') => {
+    const prefix = template === 'magic-link' ? '/otp/' : '/reset-password/';
+    return server.linkIn(server.lastEmailTo(email, template), prefix).pathname.split('/').at(-1)!;
+  };
+  const codesLeft = async (token: string) =>
+    (await server.call('GetSignInSecurity', undefined, { token })).body.recoveryCodesLeft;
+
+  test('the first passkey comes with 10 recovery codes; a person whose only factor was a lost passkey signs in with one', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const first = await register(parent.token, 'Laptop');
+    expect(first.recoveryCodes).toHaveLength(10);
+    expect(new Set(first.recoveryCodes).size).toBe(10);
+    expect(await codesLeft(parent.token)).toBe(10);
+    // a second passkey keeps the codes the person has
+    const second = await register(parent.token, 'Phone');
+    expect(second.recoveryCodes).toBeUndefined();
+    expect(await codesLeft(parent.token)).toBe(10);
+    const codes = first.recoveryCodes!;
+
+    // both passkeys lost; the password is forgotten too
+    await server.call('SendPasswordResetEmail', { email: parent.email });
+    const reset = await server.call('ResetPassword', {
+      token: tokenIn(parent.email, 'password-reset'),
+      password: 'a brand new password',
+    });
+    expect(reset.body).toEqual({ success: true });
+    const login = await server.call('Login', {
+      email: parent.email,
+      password: 'a brand new password',
+    });
+    expect(login.body.secondFactorMethods).toEqual(['passkey']);
+    const signedIn = await server.call('LoginSecondFactor', {
+      challenge: login.body.secondFactorChallenge,
+      code: codes[0],
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.adminId).toBe(parent.adminId);
+    expect(server.lastEmailTo(parent.email, 'recovery-code-used')).toBeDefined();
+
+    // a magic link's second step takes a recovery code too, once each
+    await server.call('RequestMagicLink', { email: parent.email });
+    const viaLink = await server.call('LoginMagicLink', {
+      token: tokenIn(parent.email, 'magic-link'),
+    });
+    expect(viaLink.body.secondFactorMethods).toEqual(['passkey']);
+    const reused = await server.call('LoginSecondFactor', {
+      challenge: viaLink.body.secondFactorChallenge,
+      code: codes[0],
+    });
+    expect(reused.status).toBe(401);
+    const withAnother = await server.call('LoginSecondFactor', {
+      challenge: viaLink.body.secondFactorChallenge,
+      code: codes[1],
+    });
+    expect(withAnother.status).toBe(200);
+    expect(await codesLeft(signedIn.body.token)).toBe(8);
+
+    // signed in again, the person removes the lost passkeys: the password alone signs in
+    for (const id of [first.passkeyId, second.passkeyId]) {
+      const removed = await server.call('RemovePasskey', { id }, { token: signedIn.body.token });
+      expect(removed.status).toBe(200);
+    }
+    const plain = await server.call('Login', {
+      email: parent.email,
+      password: 'a brand new password',
+    });
+    expect(plain.body.token).toEqual(expect.any(String));
+  });
+
+  test('turning the authenticator app off keeps the recovery codes while a passkey remains', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const started = await server.call('StartTotpEnrolment', undefined, { token: parent.token });
+    const codeAt = (seconds: number) =>
+      generate({ secret: started.body.secret, epoch: Math.floor(seconds) });
+    const now = () => server.clock.now().getTime() / 1000;
+    const confirmed = await server.call(
+      'ConfirmTotpEnrolment',
+      { code: await codeAt(now()) },
+      { token: parent.token },
+    );
+    expect(confirmed.body.recoveryCodes).toHaveLength(10);
+    // the passkey keeps the app's codes: none are issued with it
+    const { recoveryCodes } = await register(parent.token);
+    expect(recoveryCodes).toBeUndefined();
+
+    server.clock.advance(30_000);
+    const disabled = await server.call(
+      'DisableTotp',
+      { code: await codeAt(now()) },
+      { token: parent.token },
+    );
+    expect(disabled.body).toEqual({ success: true });
+    expect(await codesLeft(parent.token)).toBe(10);
+    const login = await server.call('Login', { email: parent.email, password: parent.password });
+    expect(login.body.secondFactorMethods).toEqual(['passkey']);
+    const signedIn = await server.call('LoginSecondFactor', {
+      challenge: login.body.secondFactorChallenge,
+      code: confirmed.body.recoveryCodes[0],
+    });
+    expect(signedIn.status).toBe(200);
   });
 });

@@ -131,7 +131,8 @@ export const dashboard = {
       response: WebAuthnJson,
       name: optionalInput(z.string().trim().max(LIMITS.name)),
     }),
-    output: z.object({ passkeyId: Uuid }),
+    // recoveryCodes: only when the person had none (their first second factor), shown once
+    output: z.object({ passkeyId: Uuid, recoveryCodes: z.array(z.string()).optional() }),
   },
   FlagActivityItems: { auth: 'parent', input: inputArray(Uuid), output: SuccessOutput },
   GetAdmin: { auth: 'parent', input: null, output: GetAdminOutput },

@@ -278,6 +278,26 @@ export async function replaceRecoveryCodes(ctx: RequestContext, person: Person):
   return codes;
 }
 
+/**
+ * The recovery codes of a person's first second factor: a passkey, like the authenticator app,
+ * turns on the second sign-in step, and a person whose only factor is a lost passkey must still
+ * have a way in. Answers 10 new codes (shown once) when the person has no unused one; undefined
+ * when they still have codes, which stay as they are.
+ */
+export async function recoveryCodesIfNone(
+  ctx: RequestContext,
+  person: Person,
+): Promise<string[] | undefined> {
+  const left = await ctx.db
+    .selectFrom('recovery_codes')
+    .select('id')
+    .where('person_id', '=', person.personId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (left) return undefined;
+  return replaceRecoveryCodes(ctx, person);
+}
+
 /** Spends one unused recovery code of the person (a single conditional update). */
 export async function spendRecoveryCode(
   ctx: RequestContext,

@@ -11,7 +11,8 @@ import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // Issue 12: turning the authenticator off needs a current code from it (or a recovery code, for a
-// lost phone); its recovery codes go with it.
+// lost phone); its recovery codes go with it, unless a passkey still asks for the second step
+// (they are that passkey's way back too).
 export default dashboardResolver('DisableTotp', async (input, ctx) => {
   const factor = await ctx.db
     .selectFrom('totp_factors')
@@ -34,7 +35,14 @@ export default dashboardResolver('DisableTotp', async (input, ctx) => {
   if (!accepted) throw wrongCode();
   await attempt.refund();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('recovery_codes').where('person_id', '=', ctx.personId).execute();
+    const passkey = await trx
+      .selectFrom('passkeys')
+      .select('id')
+      .where('person_id', '=', ctx.personId)
+      .executeTakeFirst();
+    if (!passkey) {
+      await trx.deleteFrom('recovery_codes').where('person_id', '=', ctx.personId).execute();
+    }
     await trx.deleteFrom('totp_factors').where('person_id', '=', ctx.personId).execute();
     await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'totpDisabled');
   });

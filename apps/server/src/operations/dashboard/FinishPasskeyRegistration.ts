@@ -1,14 +1,16 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { passkeyRefused, relyingParty } from '../../accounts/passkeys.ts';
-import { emailPerson } from '../../accounts/second-factor.ts';
+import { emailPerson, recoveryCodesIfNone } from '../../accounts/second-factor.ts';
 import { toDbJson, toDbTime } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // Issue 12: verifies the browser's registration response against the person's latest unexpired
-// registration challenge and stores the passkey (its public key, never anything secret).
+// registration challenge and stores the passkey (its public key, never anything secret). A person
+// without recovery codes gets 10 with it (shown once): a passkey turns on the second sign-in step,
+// and without codes a lost passkey would lock its person out.
 export default dashboardResolver('FinishPasskeyRegistration', async (input, ctx) => {
   const rp = relyingParty(ctx);
   const now = toDbTime(ctx.clock.now());
@@ -46,7 +48,7 @@ export default dashboardResolver('FinishPasskeyRegistration', async (input, ctx)
   if (!verified?.registrationInfo || !ceremonyId) throw passkeyRefused();
   const { credential } = verified.registrationInfo;
   const passkeyId = newToken();
-  const name = await ctx.db.transaction().execute(async (trx) => {
+  const { name, recoveryCodes } = await ctx.db.transaction().execute(async (trx) => {
     const spent = await trx
       .updateTable('webauthn_challenges')
       .set({ used_at: now })
@@ -75,12 +77,13 @@ export default dashboardResolver('FinishPasskeyRegistration', async (input, ctx)
         last_used_at: null,
       })
       .execute();
-    await recordSecurityEvent({ ...ctx, db: trx }, ctx.parentId, 'passkeyAdded', name);
-    return name;
+    const inTransaction = { ...ctx, db: trx };
+    await recordSecurityEvent(inTransaction, ctx.parentId, 'passkeyAdded', name);
+    return { name, recoveryCodes: await recoveryCodesIfNone(inTransaction, ctx) };
   });
   await emailPerson(ctx, ctx.personId, 'passkey-added', {
     name,
     settingsUrl: `${ctx.dashboardUrl}/settings`,
   });
-  return { passkeyId };
+  return recoveryCodes ? { passkeyId, recoveryCodes } : { passkeyId };
 });

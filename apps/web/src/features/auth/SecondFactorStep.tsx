@@ -37,10 +37,13 @@ export function SecondFactorStep({
   const codeField = useRef<HTMLInputElement>(null);
   const hasTotp = methods.includes('totp');
   const hasPasskey = methods.includes('passkey') && isPasskeySupported();
+  const isRecovery = state.codeKind === 'recovery';
+  // a passkey-only person who lost it signs in with a recovery code
+  const showsCodeForm = hasTotp || isRecovery;
 
   useEffect(() => {
-    if (hasTotp) codeField.current?.focus();
-  }, [hasTotp]);
+    if (showsCodeForm) codeField.current?.focus();
+  }, [showsCodeForm]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -78,19 +81,18 @@ export function SecondFactorStep({
     );
   }
 
-  const isRecovery = state.codeKind === 'recovery';
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
         Your account has two-step sign-in.{' '}
-        {hasTotp
-          ? isRecovery
-            ? 'Enter one of the recovery codes you saved when you set it up.'
-            : 'Enter the 6-digit code from your authenticator app.'
-          : 'Use your passkey to finish signing in.'}
+        {isRecovery
+          ? 'Enter one of the recovery codes you saved when you set it up.'
+          : hasTotp
+            ? 'Enter the 6-digit code from your authenticator app.'
+            : 'Use your passkey to finish signing in.'}
       </p>
       {state.serverError && <Alert tone="error">{state.serverError}</Alert>}
-      {hasTotp && (
+      {showsCodeForm && (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           <TextInput
             ref={codeField}
@@ -105,18 +107,20 @@ export function SecondFactorStep({
           <Button type="submit" fullWidth size="lg" isLoading={verify.isOngoing}>
             Verify
           </Button>
-          <button
-            type="button"
-            className={`text-sm ${linkClasses}`}
-            onClick={() => dispatch({ type: 'codeKindToggled' })}
-          >
-            {isRecovery ? 'Use a code from my authenticator app' : 'Use a recovery code instead'}
-          </button>
+          {hasTotp && (
+            <button
+              type="button"
+              className={`text-sm ${linkClasses}`}
+              onClick={() => dispatch({ type: 'codeKindToggled' })}
+            >
+              {isRecovery ? 'Use a code from my authenticator app' : 'Use a recovery code instead'}
+            </button>
+          )}
         </form>
       )}
       {hasPasskey && (
         <Button
-          variant={hasTotp ? 'secondary' : 'primary'}
+          variant={showsCodeForm ? 'secondary' : 'primary'}
           fullWidth
           size="lg"
           isLoading={state.isSubmitting && !verify.isOngoing}
@@ -124,6 +128,15 @@ export function SecondFactorStep({
         >
           Use my passkey
         </Button>
+      )}
+      {!showsCodeForm && (
+        <button
+          type="button"
+          className={`text-sm ${linkClasses}`}
+          onClick={() => dispatch({ type: 'codeKindToggled' })}
+        >
+          Lost your passkey? Use a recovery code
+        </button>
       )}
     </div>
   );

@@ -85,6 +85,30 @@ describe('/login with two-step sign-in', () => {
     expect(calls.at(-1)?.body).toEqual({ challenge: CHALLENGE, code: 'k7p2-9xq4-m3td' });
   });
 
+  test('with only a passkey, a lost one is replaced by a recovery code', async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'Login') {
+        return { body: { secondFactorChallenge: CHALLENGE, secondFactorMethods: ['passkey'] } };
+      }
+      if (op === 'LoginSecondFactor') return { body: { adminId: ADMIN_ID, token: TOKEN } };
+      return { body: {} };
+    });
+    const user = userEvent.setup();
+    await passwordStep(user);
+    expect(await screen.findByText(/Use your passkey to finish signing in\./)).toBeVisible();
+    expect(screen.queryByLabelText('Authentication code')).toBeNull();
+    await user.click(
+      screen.getByRole('button', { name: 'Lost your passkey? Use a recovery code' }),
+    );
+    await user.type(screen.getByLabelText('Recovery code'), 'k7p2-9xq4-m3td');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await vi.waitFor(() => expect(getSession()).toEqual({ adminId: ADMIN_ID, token: TOKEN }));
+    expect(calls.at(-1)).toMatchObject({
+      op: 'LoginSecondFactor',
+      body: { challenge: CHALLENGE, code: 'k7p2-9xq4-m3td' },
+    });
+  });
+
   test('an expired challenge asks to sign in again', async () => {
     fakeServer((op) => {
       if (op === 'Login') return { body: { secondFactorChallenge: CHALLENGE } };

@@ -83,17 +83,11 @@ export function SignInSecuritySection({ email }: { email: string }) {
     if (result.type === 'error') return fail(result.error);
     const name = state.passkeyName.trim();
     await queryClient.invalidateQueries({ queryKey: ['dashboard', 'GetSignInSecurity'] });
-    dispatch({ type: 'passkeyAdded', name: name || 'Passkey' });
-  }
-
-  function onCopyCodes(codes: string[]) {
-    void navigator.clipboard
-      ?.writeText(codes.join('\n'))
-      .then(() => dispatch({ type: 'codesCopied' }));
-  }
-
-  function downloadUrl(codes: string[]) {
-    return `data:text/plain;charset=utf-8,${encodeURIComponent(recoveryCodesFileText(APP_NAME, email, codes))}`;
+    dispatch({
+      type: 'passkeyAdded',
+      name: name || 'Passkey',
+      recoveryCodes: result.value.recoveryCodes,
+    });
   }
 
   return (
@@ -182,33 +176,14 @@ export function SignInSecuritySection({ email }: { email: string }) {
               </form>
             )}
             {totp.phase === 'showingCodes' && (
-              <div className="mt-3 space-y-4">
-                <p className="text-sm font-medium text-slate-900">
-                  Save these recovery codes now. Each one signs you in once if you lose your phone;
-                  they will not be shown again.
-                </p>
-                <ul
-                  aria-label="Recovery codes"
-                  className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-4 font-mono text-sm text-slate-900"
-                >
-                  {totp.codes.map((code) => (
-                    <li key={code}>{code}</li>
-                  ))}
-                </ul>
-                <div className="flex flex-wrap gap-3">
-                  <Button variant="secondary" onClick={() => onCopyCodes(totp.codes)}>
-                    {totp.isCopied ? 'Copied' : 'Copy codes'}
-                  </Button>
-                  <a
-                    href={downloadUrl(totp.codes)}
-                    download={`${APP_NAME.toLowerCase()}-recovery-codes.txt`}
-                    className="inline-flex items-center rounded-lg px-4 py-2 text-sm font-semibold text-violet-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
-                  >
-                    Download codes
-                  </a>
-                  <Button onClick={() => dispatch({ type: 'codesSaved' })}>I saved my codes</Button>
-                </div>
-              </div>
+              <RecoveryCodes
+                email={email}
+                codes={totp.codes}
+                isCopied={totp.isCopied}
+                lost="your phone"
+                onCopied={() => dispatch({ type: 'codesCopied' })}
+                onSaved={() => dispatch({ type: 'codesSaved' })}
+              />
             )}
             {totp.phase === 'disabling' && (
               <form onSubmit={onDisable} noValidate className="mt-3 space-y-4">
@@ -238,6 +213,21 @@ export function SignInSecuritySection({ email }: { email: string }) {
             <h3 id="passkeys-heading" className="text-base font-semibold text-slate-900">
               Passkeys
             </h3>
+            {state.passkeyCodes && (
+              <RecoveryCodes
+                email={email}
+                codes={state.passkeyCodes.codes}
+                isCopied={state.passkeyCodes.isCopied}
+                lost="your passkey"
+                onCopied={() => dispatch({ type: 'passkeyCodesCopied' })}
+                onSaved={() => dispatch({ type: 'passkeyCodesSaved' })}
+              />
+            )}
+            {passkeys.length > 0 && !security.data.totpEnabled && (
+              <p className="mt-2 text-sm text-slate-600">
+                {security.data.recoveryCodesLeft} recovery codes left.
+              </p>
+            )}
             {passkeys.length === 0 ? (
               <p className="mt-2 text-sm text-slate-600">No passkeys yet.</p>
             ) : (
@@ -307,5 +297,57 @@ export function SignInSecuritySection({ email }: { email: string }) {
         The passkey "{state.confirmingRemoval?.name}" will no longer sign you in.
       </ConfirmationModal>
     </Card>
+  );
+}
+
+/** Recovery codes shown once, with copy and download, until the person says they saved them. */
+function RecoveryCodes({
+  email,
+  codes,
+  isCopied,
+  lost,
+  onCopied,
+  onSaved,
+}: {
+  email: string;
+  codes: string[];
+  isCopied: boolean;
+  /** what the codes stand in for: "your phone", "your passkey" */
+  lost: string;
+  onCopied: () => void;
+  onSaved: () => void;
+}) {
+  const downloadUrl = `data:text/plain;charset=utf-8,${encodeURIComponent(recoveryCodesFileText(APP_NAME, email, codes))}`;
+  return (
+    <div className="mt-3 space-y-4">
+      <p className="text-sm font-medium text-slate-900">
+        Save these recovery codes now. Each one signs you in once if you lose {lost}; they will not
+        be shown again.
+      </p>
+      <ul
+        aria-label="Recovery codes"
+        className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-4 font-mono text-sm text-slate-900"
+      >
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-3">
+        <Button
+          variant="secondary"
+          onClick={() => void navigator.clipboard?.writeText(codes.join('\n')).then(onCopied)}
+        >
+          {isCopied ? 'Copied' : 'Copy codes'}
+        </Button>
+        <a
+          href={downloadUrl}
+          download={`${APP_NAME.toLowerCase()}-recovery-codes.txt`}
+          className="inline-flex items-center rounded-lg px-4 py-2 text-sm font-semibold text-violet-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+        >
+          Download codes
+        </a>
+        <Button onClick={onSaved}>I saved my codes</Button>
+      </div>
+    </div>
   );
 }

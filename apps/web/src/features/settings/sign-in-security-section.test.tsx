@@ -145,6 +145,46 @@ describe('Settings → Sign-in security', () => {
     expect(await screen.findByText('No passkeys yet.')).toBeVisible();
   });
 
+  test('the first passkey comes with recovery codes, shown once', async () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    ceremony.startRegistration.mockResolvedValue({ id: 'cred-1', type: 'public-key' });
+    const PASSKEY_ID = '66666666-6666-4666-8666-666666666666';
+    let security = { totpEnabled: false, recoveryCodesLeft: 0, passkeys: [] as unknown[] };
+    fakeServer((op) => {
+      if (op === 'GetAdmin') return { body: admin };
+      if (op === 'GetParents') return { body: [] };
+      if (op === 'GetSignInSecurity') return { body: security };
+      if (op === 'StartPasskeyRegistration') {
+        return { body: { options: { challenge: 'abc', rp: { id: 'example.com', name: 'K' } } } };
+      }
+      if (op === 'FinishPasskeyRegistration') {
+        security = {
+          totpEnabled: false,
+          recoveryCodesLeft: 10,
+          passkeys: [{ id: PASSKEY_ID, name: 'Passkey 1', createdAt: '2025-01-15T12:00:00.000Z' }],
+        };
+        return { body: { passkeyId: PASSKEY_ID, recoveryCodes: CODES } };
+      }
+      return { body: {} };
+    });
+    const user = userEvent.setup();
+    renderApp('/settings');
+    await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(CODES);
+    expect(screen.getByText(/if you lose your passkey/)).toBeVisible();
+    expect(await screen.findByText('10 recovery codes left.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'I saved my codes' }));
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+    expect(
+      await screen.findByText('Two-step sign-in is on. Keep your recovery codes somewhere safe.'),
+    ).toBeVisible();
+  });
+
   test('Download my data: prepares, shows progress, then the download link', async () => {
     let polls = 0;
     fakeServer((op) => {

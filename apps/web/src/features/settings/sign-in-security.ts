@@ -20,6 +20,8 @@ export type SignInSecurityState = {
   totp: TotpPhase;
   passkeyName: string;
   isAddingPasskey: boolean;
+  /** recovery codes that came with a first passkey (the person had none), shown once */
+  passkeyCodes?: { codes: string[]; isCopied: boolean };
   /** the passkey whose removal waits for confirmation */
   confirmingRemoval?: { id: string; name: string };
   error?: string;
@@ -41,7 +43,9 @@ export type SignInSecurityEvent =
   | { type: 'requestFailed'; message: string }
   | { type: 'passkeyNameChanged'; name: string }
   | { type: 'passkeyAddStarted' }
-  | { type: 'passkeyAdded'; name: string }
+  | { type: 'passkeyAdded'; name: string; recoveryCodes?: string[] }
+  | { type: 'passkeyCodesCopied' }
+  | { type: 'passkeyCodesSaved' }
   | { type: 'removeRequested'; id: string; name: string }
   | { type: 'removeCancelled' }
   | { type: 'removeSucceeded' };
@@ -58,6 +62,8 @@ export const DISABLE_CODE_REQUIRED =
 export const TOTP_ENABLED_NOTICE =
   'Two-step sign-in is on. Keep your recovery codes somewhere safe.';
 export const TOTP_DISABLED_NOTICE = 'The authenticator app was turned off.';
+export const PASSKEY_CODES_SAVED_NOTICE =
+  'Two-step sign-in is on. Keep your recovery codes somewhere safe.';
 
 const isSixDigits = (code: string) => /^\d{6}$/.test(code.replace(/\s/g, ''));
 const isRecoveryCode = (code: string) => /^[a-z0-9]{12}$/i.test(code.replace(/[\s-]/g, ''));
@@ -72,7 +78,7 @@ export function recoveryCodesFileText(appName: string, email: string, codes: str
   return [
     `${appName} recovery codes for ${email}`,
     '',
-    'Each code signs you in once if you cannot use your authenticator app.',
+    'Each code signs you in once if you cannot use your authenticator app or passkey.',
     'Keep them somewhere safe, such as a password manager.',
     '',
     ...codes,
@@ -159,7 +165,16 @@ export function signInSecurityReducer(
         isAddingPasskey: false,
         passkeyName: '',
         notice: `Passkey "${event.name}" added. You can use it to sign in.`,
+        ...(event.recoveryCodes
+          ? { passkeyCodes: { codes: event.recoveryCodes, isCopied: false } }
+          : {}),
       };
+    case 'passkeyCodesCopied':
+      return state.passkeyCodes
+        ? { ...state, passkeyCodes: { ...state.passkeyCodes, isCopied: true } }
+        : state;
+    case 'passkeyCodesSaved':
+      return { ...state, passkeyCodes: undefined, notice: PASSKEY_CODES_SAVED_NOTICE };
     case 'removeRequested':
       return {
         ...state,
