@@ -64,9 +64,9 @@ export async function findMacRequestPrincipal(
     .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
     .innerJoin('children as c', 'c.id', 't.child_id')
     .innerJoin('computers as m', 'm.id', 'cu.computer_id')
-    .leftJoin('family_versions as fv', 'fv.parent_id', 'c.parent_id')
-    .leftJoin('family_versions as gv', (join) => join.on('gv.parent_id', '=', GLOBAL_VERSION_KEY))
-    .select([
+    // the versions as subqueries, not joins: PostgreSQL plans this query on every request, about
+    // 0.2 ms with the versions joined, 0.1 ms like this (EXPLAIN ANALYZE, planning time)
+    .select((eb) => [
       't.computer_user_id',
       't.child_id',
       'c.parent_id',
@@ -76,8 +76,16 @@ export async function findMacRequestPrincipal(
       'm.filter_version',
       'm.os_version',
       'm.app_release_channel',
-      'fv.version as family_version',
-      'gv.version as shared_version',
+      eb
+        .selectFrom('family_versions')
+        .select('family_versions.version')
+        .whereRef('family_versions.parent_id', '=', 'c.parent_id')
+        .as('family_version'),
+      eb
+        .selectFrom('family_versions')
+        .select('family_versions.version')
+        .where('family_versions.parent_id', '=', GLOBAL_VERSION_KEY)
+        .as('shared_version'),
     ])
     .where('t.token_hash', '=', hashToken(header))
     .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
