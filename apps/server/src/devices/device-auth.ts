@@ -1,5 +1,7 @@
 import type { ReleaseChannel } from '@keyward/contract/shared';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { DialectName } from '../db/migrations/types.ts';
 import { GLOBAL_VERSION_KEY } from '../db/migrations/0014_family_versions.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
@@ -51,21 +53,65 @@ export interface MacComputerSnapshot {
   sharedVersion: string | undefined;
 }
 
-/** findMacPrincipal for a PairQL request, with its computer as read with the token. */
+/**
+ * findMacPrincipal for a PairQL request, with its computer as read with the token. On PostgreSQL
+ * the same query runs inside keyward_mac_principal (migration 0015), which keeps its plan.
+ */
 export async function findMacRequestPrincipal(
   db: Db,
+  dialect: DialectName,
   clock: Clock,
   header: string | string[] | undefined,
 ): Promise<(MacPrincipal & { computer: MacComputerSnapshot }) | undefined> {
   if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
   const now = toDbTime(clock.now());
-  const row = await db
+  const row =
+    dialect === 'postgres'
+      ? (
+          await sql<MacRequestRow>`select * from keyward_mac_principal(${hashToken(header)}, ${now})`.execute(
+            db,
+          )
+        ).rows[0]
+      : await macRequestRow(db, header, now);
+  if (!row) return undefined;
+  return {
+    computerUserId: row.computer_user_id,
+    childId: row.child_id,
+    parentId: row.parent_id,
+    computer: {
+      computerId: row.computer_id,
+      appVersion: row.app_version,
+      isAdmin: row.is_admin,
+      filterVersion: row.filter_version,
+      osVersion: row.os_version,
+      appReleaseChannel: row.app_release_channel,
+      familyVersion: row.family_version === null ? undefined : String(row.family_version),
+      sharedVersion: row.shared_version === null ? undefined : String(row.shared_version),
+    },
+  };
+}
+
+interface MacRequestRow {
+  computer_user_id: string;
+  child_id: string;
+  parent_id: string;
+  computer_id: string;
+  app_version: string;
+  is_admin: unknown;
+  filter_version: string | null;
+  os_version: string | null;
+  app_release_channel: ReleaseChannel;
+  family_version: number | string | null;
+  shared_version: number | string | null;
+}
+
+/** The SQLite side of findMacRequestPrincipal (keyward_mac_principal holds the same query). */
+function macRequestRow(db: Db, header: string, now: string): Promise<MacRequestRow | undefined> {
+  return db
     .selectFrom('mac_app_tokens as t')
     .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
     .innerJoin('children as c', 'c.id', 't.child_id')
     .innerJoin('computers as m', 'm.id', 'cu.computer_id')
-    // the versions as subqueries, not joins: PostgreSQL plans this query on every request, about
-    // 0.2 ms with the versions joined, 0.1 ms like this (EXPLAIN ANALYZE, planning time)
     .select((eb) => [
       't.computer_user_id',
       't.child_id',
@@ -90,22 +136,6 @@ export async function findMacRequestPrincipal(
     .where('t.token_hash', '=', hashToken(header))
     .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
     .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    computerUserId: row.computer_user_id,
-    childId: row.child_id,
-    parentId: row.parent_id,
-    computer: {
-      computerId: row.computer_id,
-      appVersion: row.app_version,
-      isAdmin: row.is_admin,
-      filterVersion: row.filter_version,
-      osVersion: row.os_version,
-      appReleaseChannel: row.app_release_channel,
-      familyVersion: row.family_version === null ? undefined : String(row.family_version),
-      sharedVersion: row.shared_version === null ? undefined : String(row.shared_version),
-    },
-  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type Conflict, retryLostRaces } from '../db/conflicts.ts';
-import type { Db } from '../db/database.ts';
+import { type Db, dialectOf } from '../db/database.ts';
 import { findIosPrincipal, findMacRequestPrincipal } from '../devices/device-auth.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
@@ -203,7 +203,12 @@ async function handle(
     } as RequestContext;
     familyVersion = session.familyVersion;
   } else if (def.auth === 'device') {
-    const device = await findMacRequestPrincipal(db, clock, request.headers['x-usertoken']);
+    const device = await findMacRequestPrincipal(
+      db,
+      dialectOf(config),
+      clock,
+      request.headers['x-usertoken'],
+    );
     if (!device) throw userTokenNotFound();
     ctx = { ...base, ...device } as RequestContext;
   } else if (def.auth === 'iosDevice') {

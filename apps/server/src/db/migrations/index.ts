@@ -6,6 +6,7 @@ import { iosBlockGroupsMigration } from './0005_ios_block_groups.ts';
 import { coParentsMigration } from './0012_co_parents.ts';
 import { twoFactorExportMigration } from './0013_two_factor_export.ts';
 import { familyVersionsMigration } from './0014_family_versions.ts';
+import { macPrincipalFunctionMigration } from './0015_mac_principal_function.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -18,6 +19,7 @@ const migrations: Record<string, PortableMigration> = {
   '0012_co_parents': coParentsMigration,
   '0013_two_factor_export': twoFactorExportMigration,
   '0014_family_versions': familyVersionsMigration,
+  '0015_mac_principal_function': macPrincipalFunctionMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
