@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage } from '../src/services/storage.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { childWithMac, insertShot, TINY_JPEG } from './activity-helpers.ts';
 import { deviceCall } from './fixtures.ts';
+import { startS3Fake } from './fakes/s3.ts';
 import { createTestServer } from './harness.ts';
 
 // S3 mode (server-behaviour §7.1) against s3rver, a local S3-compatible server, on 127.0.0.1:
@@ -17,36 +14,19 @@ import { createTestServer } from './harness.ts';
 // covered by the local store's tests (activity-device.test.ts).
 
 const BUCKET = 'keyward-test';
-const directory = mkdtempSync(path.join(tmpdir(), 'keyward-s3rver-'));
-const s3rver = new S3rver({
-  address: '127.0.0.1',
-  port: 0,
-  silent: true,
-  directory,
-  configureBuckets: [{ name: BUCKET }],
-});
-const address = (await s3rver.run()) as { port: number };
-const endpoint = `http://127.0.0.1:${address.port}`;
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const s3 = await startS3Fake(BUCKET);
+const { endpoint, client } = s3;
 
 const server = await createTestServer({
-  env: {
-    S3_BUCKET: BUCKET,
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: endpoint,
-    S3_ACCESS_KEY_ID: credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  },
+  env: s3.env,
 });
 // s3rver compares expiry with the real time
 server.clock.set(new Date());
 const alice = await server.signUpVerifiedParent();
-const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
 
 afterAll(async () => {
   await server.close();
-  await s3rver.close();
-  rmSync(directory, { recursive: true, force: true });
+  await s3.close();
 });
 
 async function listKeys() {

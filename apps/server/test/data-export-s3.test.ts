@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { dataExportsSettled } from '../src/exports/data-export.ts';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage, EXPORT_REDIRECT_URL_SECONDS } from '../src/services/storage.ts';
 import { childWithMac, insertShot, TINY_JPEG } from './activity-helpers.ts';
+import { startS3Fake } from './fakes/s3.ts';
 import { createTestServer } from './harness.ts';
 import { readZip } from './zip-reader.ts';
 
@@ -18,27 +18,12 @@ import { readZip } from './zip-reader.ts';
 // it checks a URL's expiry against the real time, so the clock starts at the real time.
 
 const BUCKET = 'keyward-exports-test';
-const directory = mkdtempSync(path.join(tmpdir(), 'keyward-s3rver-'));
-const s3rver = new S3rver({
-  address: '127.0.0.1',
-  port: 0,
-  silent: true,
-  directory,
-  configureBuckets: [{ name: BUCKET }],
-});
-const address = (await s3rver.run()) as { port: number };
-const endpoint = `http://127.0.0.1:${address.port}`;
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const s3 = await startS3Fake(BUCKET);
+const { endpoint, client } = s3;
 
 /** Instance A: builds the export (the test server). */
 const server = await createTestServer({
-  env: {
-    S3_BUCKET: BUCKET,
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: endpoint,
-    S3_ACCESS_KEY_ID: credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  },
+  env: s3.env,
 });
 server.clock.set(new Date());
 
@@ -51,13 +36,10 @@ const other = await buildApp({
   mailer: { async send() {} },
 });
 
-const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
-
 afterAll(async () => {
   await other.close();
   await server.close();
-  await s3rver.close();
-  rmSync(directory, { recursive: true, force: true });
+  await s3.close();
   rmSync(otherDataDir, { recursive: true, force: true });
 });
 
