@@ -95,6 +95,11 @@ test('a parent adds a passkey, then signs in with it alone', async ({ page, requ
     page.getByText('Passkey "Test Chromium" added. You can use it to sign in.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove passkey Test Chromium' })).toBeVisible();
+  // the first passkey comes with recovery codes: losing it must not lock the parent out
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCode = await codes.first().innerText();
+  await page.getByRole('button', { name: 'I saved my codes' }).click();
   const added = await mailbox.waitFor({ to: parent.email, subject: /A passkey was added/ });
   expect(added.subject).toMatch(/A passkey was added/);
 
@@ -109,5 +114,14 @@ test('a parent adds a passkey, then signs in with it alone', async ({ page, requ
   await logInWithPassword(page, parent.email, parent.password);
   await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
   await page.getByRole('button', { name: 'Use my passkey' }).click();
+  await expectSignedIn(page);
+
+  // the passkey lost: a recovery code finishes the second step, once
+  await page.getByRole('link', { name: 'Log out' }).first().click();
+  await expectLoginPage(page);
+  await logInWithPassword(page, parent.email, parent.password);
+  await page.getByRole('button', { name: 'Lost your passkey? Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(recoveryCode);
+  await page.getByRole('button', { name: 'Verify' }).click();
   await expectSignedIn(page);
 });
