@@ -21,7 +21,10 @@ function tableRecorder() {
   const tables = new Set<string>();
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     const kind = (node as OperationNode).kind;
     if (kind === 'TableNode') {
       const name = (node as { table: { identifier: { name: string } } }).table.identifier.name;
