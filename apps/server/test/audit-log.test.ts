@@ -9,6 +9,7 @@ import {
 import { AUDIT_PAGE_SIZE, pruneAuditLog, summarise } from '../src/audit/record.ts';
 import { sql } from 'kysely';
 import { dialectOf } from '../src/db/database.ts';
+import { dataExportsSettled } from '../src/exports/data-export.ts';
 import { DAY, toDbTime } from '../src/db/values.ts';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage } from '../src/services/storage.ts';
@@ -366,25 +367,12 @@ async function refuseAuditEntries(refuse: boolean) {
   }
 }
 
-/** Data exports are built in the background: the tables are compared once none is building. */
-async function exportsBuilt() {
-  for (let tries = 0; tries < 100; tries++) {
-    const building = await server.db
-      .selectFrom('data_exports')
-      .select('id')
-      .where('status', 'in', ['pending', 'building'])
-      .executeTakeFirst();
-    if (!building) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('a data export is still building after 5 s');
-}
-
 describe('an entry is written in the same transaction as the change', () => {
   test.each(auditedWithResolver.filter((op) => Object.hasOwn(scenarios, op)))('%s', async (op) => {
     const { input, token } = caller(await scenarios[op]!());
     server.clock.advance(1000);
-    await exportsBuilt();
+    // data exports are built in the background: compare the tables once none is building
+    await dataExportsSettled();
     const before = await everyRow();
     await refuseAuditEntries(true);
     try {
