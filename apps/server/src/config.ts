@@ -19,6 +19,12 @@ export interface Config {
   sqliteFile: string;
   /** Allow-list of dashboard origins (no trailing slash). The first entry is the default for links. */
   dashboardUrls: string[];
+  /**
+   * The API server's own public origin (`PUBLIC_URL`, default the server's own address): the base
+   * of URLs that devices and browsers must reach on the API itself (screenshot uploads and images,
+   * data-export downloads, the billing simulator's pages), never the dashboard's origin.
+   */
+  publicUrl: string;
   smtpUrl: string | undefined;
   /** Twilio-compatible SMS REST API; undefined → texts go to DATA_DIR/outbox. */
   sms: SmsConfig | undefined;
@@ -319,14 +325,17 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const ownOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const dashboardRaw = optional(env, 'DASHBOARD_URL');
   const dashboardUrls = dashboardRaw
     ? dashboardRaw
         .split(',')
         .filter((entry) => entry.trim() !== '')
         .map((entry) => parseOrigin('DASHBOARD_URL', entry))
-    : [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+    : [ownOrigin];
   if (dashboardUrls.length === 0) throw new ConfigError('DASHBOARD_URL', 'is empty');
+  const publicRaw = optional(env, 'PUBLIC_URL');
+  const publicUrl = publicRaw === undefined ? ownOrigin : parseOrigin('PUBLIC_URL', publicRaw);
 
   const smtpUrl = optional(env, 'SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
@@ -365,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     sqliteFile: path.join(dataDir, 'keyward.sqlite'),
     dashboardUrls,
+    publicUrl,
     smtpUrl,
     sms: parseSms(env),
     slackApiUrl: parseSlackApiUrl(env, mode),

@@ -59,6 +59,7 @@ export function swiftBareCase<Name extends string>(name: Name) {
 /** Each case name of a synthesized enum value, e.g. `accepted` for `{"accepted": {…}}`. */
 export function swiftCaseName(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
-  if (keys.length !== 1) throw new Error(`Expected one enum case, got ${keys.join(', ') || 'none'}`);
+  if (keys.length !== 1)
+    throw new Error(`Expected one enum case, got ${keys.join(', ') || 'none'}`);
   return keys[0]!;
 }

@@ -1,5 +1,6 @@
 import type { LatestRelease } from '@keyward/contract/device';
 import type { ReleaseChannel } from '@keyward/contract/shared';
+import { toSwiftIsoDate } from '@keyward/contract/swift';
 import { compareVersions, isOfferedOn } from './releases.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,24 +15,25 @@ export interface PublishedRelease {
 
 function iso(date: Date | string, plusDays = 0): string {
   const time = (typeof date === 'string' ? Date.parse(date) : date.getTime()) + plusDays * DAY_MS;
-  return new Date(time).toISOString();
+  return toSwiftIsoDate(new Date(time));
 }
 
 /**
  * server-behaviour §4.2 `latestRelease`: the highest release newer than `currentVersion` on a
  * channel at least as stable as the computer's. Nagging starts `pace` days after the EARLIEST newer
  * release and the update is forced after twice that, so a Mac that skipped several releases is not
- * given a fresh grace period by each one. Undefined when the Mac is up to date.
+ * given a fresh grace period by each one. A Mac that is up to date is told its own version, with no
+ * pace (the app requires the field and compares the versions).
  */
 export function latestReleaseFor(
   releases: readonly PublishedRelease[],
   channel: ReleaseChannel,
   currentVersion: string,
-): LatestRelease | undefined {
+): LatestRelease {
   const newer = releases
     .filter((release) => isOfferedOn(release.channel, channel))
     .filter((release) => compareVersions(release.semver, currentVersion) > 0);
-  if (newer.length === 0) return undefined;
+  if (newer.length === 0) return { semver: currentVersion };
   const highest = newer.reduce((best, release) =>
     compareVersions(release.semver, best.semver) > 0 ? release : best,
   );
@@ -40,9 +42,9 @@ export function latestReleaseFor(
   );
   return {
     semver: highest.semver,
-    channel: highest.channel,
-    releasedOn: iso(highest.releaseDate),
-    nagOn: iso(earliest.releaseDate, earliest.pace),
-    requireOn: iso(earliest.releaseDate, 2 * earliest.pace),
+    pace: {
+      nagOn: iso(earliest.releaseDate, earliest.pace),
+      requireOn: iso(earliest.releaseDate, 2 * earliest.pace),
+    },
   };
 }

@@ -21,6 +21,7 @@ export async function registerBilling(
   }
   await registerBillingSimulator(app, {
     dataDir: deps.config.dataDir,
+    publicUrl: deps.config.publicUrl,
     clock,
     apiKey: billing.simulatorApiKey,
     async deliverEvent(event) {

@@ -54,6 +54,8 @@ type SimObject = SimCheckoutSession | SimSubscription | SimPortalSession;
 
 export interface SimulatorDeps {
   dataDir: string;
+  /** the API's own public origin: the simulator's pages are served there */
+  publicUrl: string;
   clock: Clock;
   apiKey: string;
   /** Sends one event to /stripe-events, signed like Stripe signs it. */
@@ -145,7 +147,6 @@ const formatDate = (seconds: number) => new Date(seconds * 1000).toISOString().s
 export async function registerBillingSimulator(app: FastifyInstance, deps: SimulatorDeps) {
   const store = createStore(deps.dataDir);
   const nowSeconds = () => Math.floor(deps.clock.now().getTime() / 1000);
-  const originOf = (url: string) => new URL(url).origin;
 
   await app.register(
     async (scope) => {
@@ -192,7 +193,7 @@ export async function registerBillingSimulator(app: FastifyInstance, deps: Simul
           success_url: successUrl,
           cancel_url: cancelUrl,
           price,
-          url: `${originOf(successUrl)}${SIMULATOR_PREFIX}/checkout/${id}`,
+          url: `${deps.publicUrl}${SIMULATOR_PREFIX}/checkout/${id}`,
           created: nowSeconds(),
         };
         await store.put(session);
@@ -225,7 +226,7 @@ export async function registerBillingSimulator(app: FastifyInstance, deps: Simul
           object: 'billing_portal.session',
           customer: form.customer,
           return_url: form.return_url,
-          url: `${originOf(form.return_url)}${SIMULATOR_PREFIX}/portal/${id}`,
+          url: `${deps.publicUrl}${SIMULATOR_PREFIX}/portal/${id}`,
           created: nowSeconds(),
         };
         await store.put(portal);

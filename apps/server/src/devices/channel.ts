@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DeviceMessage, type ServerMessage } from '@keyward/contract/device';
+import {
+  AppToServerMessage,
+  type DeviceMessage,
+  type ServerMessage,
+  toServerToAppMessage,
+} from '@keyward/contract/device';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -10,9 +15,22 @@ import { hashToken } from '../services/tokens.ts';
 import { findMacPrincipal, findMacTokenOwners, type MacPrincipal } from './device-auth.ts';
 import { recordDeviceMessage, touchPresence, touchPresenceMany } from './presence.ts';
 
-// The Mac push channel `GET /macos-app/channel` (server-behaviour §4.4), over WebSocket.
+// The Mac push channel (server-behaviour §4.4), over WebSocket, where the Mac app opens it:
+// `GET /app-websocket` with `Authorization: Bearer <token>` (also served at `/macos-app/channel`,
+// and `X-UserToken` is accepted too). Messages both ways are the app's synthesized
+// `WebSocketMessage` cases (docs/device-wire.md), converted at this edge.
 // One connection per computer user: a newer one replaces the older. Every device message or ping
 // is a sign of life written to device_presence; silent connections are closed.
+
+export const CHANNEL_PATHS = ['/app-websocket', '/macos-app/channel'] as const;
+
+/** The Mac token of a channel request: the app's `Authorization: Bearer`, or `X-UserToken`. */
+export function channelToken(headers: FastifyRequest['headers']): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  if (bearer) return bearer[1];
+  const header = headers['x-usertoken'];
+  return typeof header === 'string' ? header.trim() : undefined;
+}
 
 export const CLOSE_TOKEN_NOT_FOUND = 4999;
 export const CLOSE_REPLACED = 4000;
@@ -91,7 +109,7 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
 
   function send(connection: Connection, message: ServerMessage) {
     if (connection.socket.readyState !== connection.socket.OPEN) return;
-    connection.socket.send(JSON.stringify(message));
+    connection.socket.send(JSON.stringify(toServerToAppMessage(message)));
   }
 
   function forget(connection: Connection) {
@@ -220,130 +238,132 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
   await app.register(async (scope) => {
     await scope.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
 
-    scope.get(
-      '/macos-app/channel',
-      {
-        websocket: true,
-        // Refused before the upgrade, as plain HTTP 401.
-        preValidation: async (request, reply) => {
-          const header = request.headers['x-usertoken'];
-          const principal = await findMacPrincipal(db, clock, header);
-          if (!principal || typeof header !== 'string') {
-            return reply
-              .code(401)
-              .type('application/json; charset=utf-8')
-              .send(
-                JSON.stringify({
-                  id: '6e88d0de',
-                  type: 'unauthorized',
-                  requestId: request.id,
-                  debugMessage: 'User token not found',
-                  appTag: 'userTokenNotFound',
-                  showContactSupport: false,
-                  statusCode: 401,
-                  version: 1,
-                }),
-              );
-          }
-          principals.set(request, { token: header, principal });
+    for (const path of CHANNEL_PATHS) {
+      scope.get(
+        path,
+        {
+          websocket: true,
+          // Refused before the upgrade, as plain HTTP 401.
+          preValidation: async (request, reply) => {
+            const header = channelToken(request.headers);
+            const principal = await findMacPrincipal(db, clock, header);
+            if (!principal || header === undefined) {
+              return reply
+                .code(401)
+                .type('application/json; charset=utf-8')
+                .send(
+                  JSON.stringify({
+                    id: '6e88d0de',
+                    type: 'unauthorized',
+                    requestId: request.id,
+                    debugMessage: 'User token not found',
+                    appTag: 'userTokenNotFound',
+                    showContactSupport: false,
+                    statusCode: 401,
+                    version: 1,
+                  }),
+                );
+            }
+            principals.set(request, { token: header, principal });
+          },
         },
-      },
-      (socket, request) => {
-        const auth = principals.get(request);
-        if (!auth) {
-          socket.close(CLOSE_TOKEN_NOT_FOUND, 'userTokenNotFound');
-          return;
-        }
-        const { computerUserId } = auth.principal;
-        const connection: Connection = {
-          id: randomUUID(),
-          token: auth.token,
-          tokenHash: hashToken(auth.token),
-          principal: auth.principal,
-          socket,
-          lastActivityAt: clock.now().getTime(),
-          unsubscribe: () => {},
-          queue: Promise.resolve(),
-          allowance: FLOOD_BURST,
-          allowanceAt: clock.now().getTime(),
-          garbage: 0,
-        };
-
-        const older = connections.get(computerUserId);
-        if (older) {
-          forget(older);
-          older.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
-        }
-        connections.set(computerUserId, connection);
-        connection.unsubscribe = push.subscribe(computerUserId, (message) => {
-          send(connection, message);
-          if (message.case === 'userDeleted') refuse(connection);
-        });
-
-        const log = request.log.child({ computerUserId, connectionId: connection.id });
-        const handle = (message: DeviceMessage | undefined) => {
-          if (message === undefined || message.case === 'heartbeat') {
-            // Coalesced (PRESENCE_FLUSH_MS); the time noted is the heartbeat's own.
-            connection.lastActivityAt = clock.now().getTime();
-            pending.set(computerUserId, { connection, at: clock.now() });
+        (socket, request) => {
+          const auth = principals.get(request);
+          if (!auth) {
+            socket.close(CLOSE_TOKEN_NOT_FOUND, 'userTokenNotFound');
             return;
           }
-          // A state or goingOffline replaces a noted heartbeat and waits for a flush in flight,
-          // so it is never overwritten by an older sign of life.
-          pending.delete(computerUserId);
-          const inFlight = flushing;
-          connection.queue = connection.queue
-            .then(() => inFlight)
-            .then(() => onActivity(connection, message))
-            .catch((error) => {
-              // e.g. the computer user was deleted between the token check and the write
-              log.warn({ err: error }, 'could not record device presence');
-            });
-        };
+          const { computerUserId } = auth.principal;
+          const connection: Connection = {
+            id: randomUUID(),
+            token: auth.token,
+            tokenHash: hashToken(auth.token),
+            principal: auth.principal,
+            socket,
+            lastActivityAt: clock.now().getTime(),
+            unsubscribe: () => {},
+            queue: Promise.resolve(),
+            allowance: FLOOD_BURST,
+            allowanceAt: clock.now().getTime(),
+            garbage: 0,
+          };
 
-        const cutOff = (why: string) => {
-          log.warn({ why }, 'cut off a Mac flooding its push channel');
-          forget(connection);
-          connection.socket.close(CLOSE_FLOOD, why);
-        };
-        /** Counts one frame against the allowance; false (and cut off) when over it. */
-        const admit = (): boolean => {
-          if (connections.get(computerUserId) !== connection) return false;
-          const now = clock.now().getTime();
-          const refill = ((now - connection.allowanceAt) / 60_000) * FLOOD_REFILL_PER_MINUTE;
-          connection.allowance = Math.min(FLOOD_BURST, connection.allowance + refill);
-          connection.allowanceAt = now;
-          if (connection.allowance < 1) {
-            cutOff('too many messages');
-            return false;
+          const older = connections.get(computerUserId);
+          if (older) {
+            forget(older);
+            older.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
           }
-          connection.allowance -= 1;
-          return true;
-        };
-        const garbage = (what: string) => {
-          connection.garbage++;
-          log.debug(`ignored a push-channel frame: ${what}`);
-          if (connection.garbage > GARBAGE_LIMIT) cutOff('too many invalid messages');
-        };
+          connections.set(computerUserId, connection);
+          connection.unsubscribe = push.subscribe(computerUserId, (message) => {
+            send(connection, message);
+            if (message.case === 'userDeleted') refuse(connection);
+          });
 
-        socket.on('message', (data, isBinary) => {
-          if (!admit()) return;
-          if (isBinary) return garbage('binary');
-          let parsed: ReturnType<typeof DeviceMessage.safeParse>;
-          try {
-            parsed = DeviceMessage.safeParse(JSON.parse(data.toString()));
-          } catch {
-            return garbage('not JSON');
-          }
-          if (!parsed.success) return garbage('not a device message');
-          handle(parsed.data);
-        });
-        socket.on('ping', () => {
-          if (admit()) handle(undefined);
-        });
-        socket.on('close', () => forget(connection));
-      },
-    );
+          const log = request.log.child({ computerUserId, connectionId: connection.id });
+          const handle = (message: DeviceMessage | undefined) => {
+            if (message === undefined || message.case === 'heartbeat') {
+              // Coalesced (PRESENCE_FLUSH_MS); the time noted is the heartbeat's own.
+              connection.lastActivityAt = clock.now().getTime();
+              pending.set(computerUserId, { connection, at: clock.now() });
+              return;
+            }
+            // A state or goingOffline replaces a noted heartbeat and waits for a flush in flight,
+            // so it is never overwritten by an older sign of life.
+            pending.delete(computerUserId);
+            const inFlight = flushing;
+            connection.queue = connection.queue
+              .then(() => inFlight)
+              .then(() => onActivity(connection, message))
+              .catch((error) => {
+                // e.g. the computer user was deleted between the token check and the write
+                log.warn({ err: error }, 'could not record device presence');
+              });
+          };
+
+          const cutOff = (why: string) => {
+            log.warn({ why }, 'cut off a Mac flooding its push channel');
+            forget(connection);
+            connection.socket.close(CLOSE_FLOOD, why);
+          };
+          /** Counts one frame against the allowance; false (and cut off) when over it. */
+          const admit = (): boolean => {
+            if (connections.get(computerUserId) !== connection) return false;
+            const now = clock.now().getTime();
+            const refill = ((now - connection.allowanceAt) / 60_000) * FLOOD_REFILL_PER_MINUTE;
+            connection.allowance = Math.min(FLOOD_BURST, connection.allowance + refill);
+            connection.allowanceAt = now;
+            if (connection.allowance < 1) {
+              cutOff('too many messages');
+              return false;
+            }
+            connection.allowance -= 1;
+            return true;
+          };
+          const garbage = (what: string) => {
+            connection.garbage++;
+            log.debug(`ignored a push-channel frame: ${what}`);
+            if (connection.garbage > GARBAGE_LIMIT) cutOff('too many invalid messages');
+          };
+
+          socket.on('message', (data, isBinary) => {
+            if (!admit()) return;
+            if (isBinary) return garbage('binary');
+            let parsed: ReturnType<typeof AppToServerMessage.safeParse>;
+            try {
+              parsed = AppToServerMessage.safeParse(JSON.parse(data.toString()));
+            } catch {
+              return garbage('not JSON');
+            }
+            if (!parsed.success) return garbage('not a device message');
+            handle(parsed.data);
+          });
+          socket.on('ping', () => {
+            if (admit()) handle(undefined);
+          });
+          socket.on('close', () => forget(connection));
+        },
+      );
+    }
   });
 
   return channel;

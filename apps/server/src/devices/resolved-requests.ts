@@ -1,5 +1,11 @@
-import type { ResolvedFilterSuspension, ResolvedUnlockRequest } from '@keyward/contract/device';
-import type { FilterSuspensionDecision, RequestStatus } from '@keyward/contract/shared';
+import type {
+  ResolvedFilterSuspension,
+  ResolvedUnlockRequest,
+  WireExtraMonitoring,
+  WireSuspensionDecision,
+} from '@keyward/contract/device';
+import type { RequestStatus } from '@keyward/contract/shared';
+import { parseExtraMonitoringKey } from '@keyward/domain/extra-monitoring';
 import type { Db } from '../db/database.ts';
 
 // Decisions as the Mac sees them (server-behaviour §4.2, §4.4). The push messages of a decision and
@@ -45,19 +51,29 @@ export function resolvedSuspensionOf(
   row: SuspensionDecisionRow,
 ): ResolvedFilterSuspension | undefined {
   if (row.status === 'pending') return undefined;
-  const decision: FilterSuspensionDecision =
+  const extraMonitoring = row.extra_monitoring
+    ? wireExtraMonitoring(row.extra_monitoring)
+    : undefined;
+  const decision: WireSuspensionDecision =
     row.status === 'accepted'
-      ? {
-          case: 'accepted',
-          durationInSeconds: row.duration,
-          ...(row.extra_monitoring ? { extraMonitoring: row.extra_monitoring } : {}),
-        }
-      : { case: 'rejected' };
+      ? { accepted: { duration: row.duration, ...(extraMonitoring ? { extraMonitoring } : {}) } }
+      : { rejected: {} };
   return {
     id: row.id,
     decision,
     ...(row.response_comment ? { comment: row.response_comment } : {}),
   };
+}
+
+/** An extra-monitoring option key (`k`, `@N`, `@N+k`) as the app's `ExtraMonitoring`. */
+export function wireExtraMonitoring(key: string): WireExtraMonitoring | undefined {
+  const extra = parseExtraMonitoringKey(key);
+  if (!extra) return undefined;
+  const frequency = extra.screenshotsFrequency;
+  if (frequency === undefined) return extra.addsKeylogging ? { addKeylogging: {} } : undefined;
+  return extra.addsKeylogging
+    ? { addKeyloggingAndSetScreenshotFreq: { _0: frequency } }
+    : { setScreenshotFreq: { _0: frequency } };
 }
 
 /** The decision on this computer user's suspension request `requestId`, once there is one. */

@@ -148,7 +148,7 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
       .where('id', '=', exportId)
       .executeTakeFirstOrThrow();
     await emailPerson(ctx, row.person_id, 'data-export-ready', {
-      url: signedExportUrl(ctx.dashboardUrl, ctx.config.hmacKey, exportId, expiresAt),
+      url: signedExportUrl(ctx.config.publicUrl, ctx.config.hmacKey, exportId, expiresAt),
       expiresInHours: EXPORT_LINK_HOURS,
     });
   } finally {

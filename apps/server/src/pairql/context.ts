@@ -66,6 +66,8 @@ export interface DeviceContext extends RequestContext {
   parentId: string;
   /** the computer user and computer as read with the token, in the same query */
   computer: MacComputerSnapshot;
+  /** the token the request came with (the app's UserData carries it back) */
+  token: string;
 }
 
 /** auth 'iosDevice': the iOS token's device, its child and that child's parent. */

@@ -53,8 +53,8 @@ export class JsonText {
     private readonly whole: string | undefined,
     /** set on a cache hit: its compressed variants are kept with it */
     readonly cached?: CachedAnswer,
-    /** the entry's JSON, its closing brace replaced by `suffix` (CheckIn_v2) */
-    readonly extended?: { entry: CachedAnswer; suffix: string },
+    /** the entry's JSON, its last `open` closing braces replaced by `suffix` (CheckIn_v2) */
+    readonly extended?: { entry: CachedAnswer; suffix: string; open: number },
   ) {}
 
   static of(text: string, cached?: CachedAnswer): JsonText {
@@ -62,15 +62,15 @@ export class JsonText {
   }
 
   /** An entry's answer with fields added at its end (`suffix` starts with `,` and ends with `}`). */
-  static extending(entry: CachedAnswer, suffix: string): JsonText {
-    return new JsonText(undefined, undefined, { entry, suffix });
+  static extending(entry: CachedAnswer, suffix: string, open = 1): JsonText {
+    return new JsonText(undefined, undefined, { entry, suffix, open });
   }
 
   /** Built only when sent as it is: a gzip answer is made of the kept parts (extendedGzip). */
   get text(): string {
     if (this.whole !== undefined) return this.whole;
-    const { entry, suffix } = this.extended!;
-    return `${entry.json.slice(0, -1)}${suffix}`;
+    const { entry, suffix, open } = this.extended!;
+    return `${entry.json.slice(0, -open)}${suffix}`;
   }
 }
 
@@ -152,12 +152,12 @@ export function encodedAnswer(entry: CachedAnswer, encoding: Encoding): Buffer {
  * followed by one stored block holding the suffix, and the CRC-32 is continued over the suffix.
  * Undefined for a suffix over 64 KB (one stored block).
  */
-export function extendedGzip(entry: CachedAnswer, suffix: string): Buffer | undefined {
+export function extendedGzip(entry: CachedAnswer, suffix: string, open = 1): Buffer | undefined {
   const tail = Buffer.from(suffix);
   if (tail.length > 0xffff) return undefined;
   let prefix = entry.deflatedPrefix;
   if (!prefix) {
-    const head = Buffer.from(entry.json.slice(0, -1));
+    const head = Buffer.from(entry.json.slice(0, -open));
     prefix = {
       deflated: deflateRawSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }),
       crc: crc32(head),

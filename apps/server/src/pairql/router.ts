@@ -210,7 +210,11 @@ async function handle(
       request.headers['x-usertoken'],
     );
     if (!device) throw userTokenNotFound();
-    ctx = { ...base, ...device } as RequestContext;
+    ctx = {
+      ...base,
+      ...device,
+      token: String(request.headers['x-usertoken']).trim(),
+    } as RequestContext;
   } else if (def.auth === 'iosDevice') {
     const device = await findIosPrincipal(db, request.headers['x-devicetoken']);
     if (!device) throw iosDeviceTokenNotFound();
@@ -311,7 +315,7 @@ function sendJsonText(request: FastifyRequest, reply: FastifyReply, output: Json
     acceptedEncodings(request.headers['accept-encoding']).has('gzip')
   ) {
     // a kept part and fields added at its end (CheckIn_v2): gzip without compressing the part again
-    const body = extendedGzip(extended.entry, extended.suffix);
+    const body = extendedGzip(extended.entry, extended.suffix, extended.open);
     if (body) {
       return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(body);
     }

@@ -120,6 +120,9 @@ export const RATE_LIMITS = {
   /** Wrong authenticator or recovery codes (issue 12): per sign-in challenge and per person. */
   secondFactorFailuresPerChallenge: { limit: 5, windowSeconds: 15 * 60 },
   secondFactorFailuresPerPerson: { limit: 10, windowSeconds: 15 * 60 },
+  /** Diagnostic events a device app reports (LogInterestingEvent, LogFilterEvents, ReportBrowsers). */
+  appEventsPerIp: { limit: 120, windowSeconds: 60 * 60 },
+  appEventsPerDevice: { limit: 120, windowSeconds: 60 * 60 },
   /** Data exports a family may start. */
   dataExportsPerParent: { limit: 5, windowSeconds: 24 * 60 * 60 },
 } as const;

@@ -115,7 +115,7 @@ export function createScreenshotStorage(config: Config, clock: Clock): Screensho
     : createLocalStorage({
         directory: path.join(config.dataDir, 'screenshots'),
         exportsDirectory,
-        baseUrl: config.dashboardUrls[0]!,
+        baseUrl: config.publicUrl,
         hmacKey: config.hmacKey,
         clock,
         readUrlSeconds,
@@ -173,7 +173,8 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
   const exportsDirectory = path.resolve(options.exportsDirectory);
   return {
     kind: 'local',
-    imageOrigin: undefined,
+    // the API's public origin (PUBLIC_URL): the same as the page's unless configured apart
+    imageOrigin: new URL(options.baseUrl).origin,
     exports: {
       workDirectory: exportsDirectory,
       async save(exportId, file) {

@@ -13,7 +13,7 @@ export default dashboardResolver('GetDataExport', async (input, ctx) => {
     return {
       status: 'ready',
       progress: 100,
-      url: signedExportUrl(ctx.dashboardUrl, ctx.config.hmacKey, row.id, expiresAt),
+      url: signedExportUrl(ctx.config.publicUrl, ctx.config.hmacKey, row.id, expiresAt),
       expiresAt: expiresAt.toISOString(),
     };
   }

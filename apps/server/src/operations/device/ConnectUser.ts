@@ -3,6 +3,7 @@ import { retryLostRaces } from '../../db/conflicts.ts';
 import type { Db } from '../../db/database.ts';
 import { addMs, DAY, fromDbInt, toDbBool, toDbTime } from '../../db/values.ts';
 import { spendConnectionCode } from '../../devices/connection-codes.ts';
+import { toSwiftIsoDate } from '@keyward/contract/swift';
 import { loadUserData } from '../../devices/user-data.ts';
 import { badRequest, unauthorized } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
@@ -67,7 +68,7 @@ export default deviceResolver('ConnectUser', async (input, ctx) => {
   const computerUserId = await retryLostRaces(bind, () => undefined);
 
   const userData = await loadUserData(ctx.db, child.id);
-  return { ...userData, token, deviceId: computerUserId, connectedAt: now.toISOString() };
+  return { ...userData, token, deviceId: computerUserId, connectedAt: toSwiftIsoDate(now) };
 });
 
 /** Creates or re-points the computer and its computer user; returns the computer-user id. */

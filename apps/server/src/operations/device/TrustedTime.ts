@@ -1,3 +1,7 @@
 import { deviceResolver } from '../../pairql/resolver.ts';
 
-export default deviceResolver('TrustedTime', async (_input, ctx) => ctx.clock.now().toISOString());
+// The app's clock check: seconds since 1970, as a number (the app reads a Swift Double).
+export default deviceResolver(
+  'TrustedTime',
+  async (_input, ctx) => ctx.clock.now().getTime() / 1000,
+);
