@@ -22,7 +22,7 @@ async function connectIpad(parent: Parent, name = 'Ivy') {
     verificationCode: code,
     vendorId: newToken(),
     deviceType: 'iPad',
-    appVersion: '1.4.0',
+    appVersion: '1.5.0',
     iosVersion: '17.5',
   });
   expect(result.status, JSON.stringify(result.body)).toBe(200);
@@ -100,7 +100,7 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
   test('granted: the parent’s duration and comment reach the iPad; deciding twice is refused', async () => {
     const ipad = await connectIpad(alice);
     const id = await askSuspension(ipad.token, 600);
-    expect(await poll(ipad.token, id)).toEqual({ case: 'pending' });
+    expect(await poll(ipad.token, id)).toEqual({ pending: {} });
 
     const granted = await dashboard(alice, 'DecideFilterSuspensionRequest', {
       id,
@@ -109,9 +109,7 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
     });
     expect(granted.body).toEqual({ success: true });
     expect(await poll(ipad.token, id)).toEqual({
-      case: 'accepted',
-      duration: 1200,
-      parentComment: '20 minutes, then bed',
+      accepted: { duration: 1200, parentComment: '20 minutes, then bed' },
     });
     const read = await dashboard(alice, 'GetSuspendFilterRequest', id);
     expect(read.body).toMatchObject({
@@ -128,7 +126,7 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
       id: '3c9e5a71',
       userMessage: 'This suspension request was already granted.',
     });
-    expect(await poll(ipad.token, id)).toMatchObject({ case: 'accepted', duration: 1200 });
+    expect(await poll(ipad.token, id)).toMatchObject({ accepted: { duration: 1200 } });
   });
 
   test('denied, with and without a comment', async () => {
@@ -144,10 +142,9 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
       decision: { case: 'rejected' },
       responseComment: 'not on a school night',
     });
-    expect(await poll(ipad.token, quiet)).toEqual({ case: 'denied' });
+    expect(await poll(ipad.token, quiet)).toEqual({ denied: {} });
     expect(await poll(ipad.token, explained)).toEqual({
-      case: 'denied',
-      parentComment: 'not on a school night',
+      denied: { parentComment: 'not on a school night' },
     });
   });
 
@@ -166,7 +163,7 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
       expect(result.status).toBe(400);
       expect(result.body.userMessage).toBe(message);
     }
-    expect(await poll(ipad.token, id)).toEqual({ case: 'pending' });
+    expect(await poll(ipad.token, id)).toEqual({ pending: {} });
 
     server.clock.advance(2 * HOUR + MINUTE);
     const late = await dashboard(alice, 'DecideFilterSuspensionRequest', {
@@ -175,7 +172,7 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
     });
     expect(late.status).toBe(400);
     expect(late.body.id).toBe('a81f4d06');
-    expect(await poll(ipad.token, id)).toEqual({ case: 'pending' });
+    expect(await poll(ipad.token, id)).toEqual({ pending: {} });
   });
 });
 
@@ -199,7 +196,7 @@ describe('another parent is refused exactly like a missing id', () => {
     expect(foreign.status).toBe(404);
     expect(withoutRequestId(foreign.body)).toEqual(withoutRequestId(absent.body));
 
-    expect(await poll(ipad.token, id)).toEqual({ case: 'pending' });
+    expect(await poll(ipad.token, id)).toEqual({ pending: {} });
     const bobsDevice = await dashboard(bob, 'GetIOSDevice', ipad.deviceId);
     expect(bobsDevice.status).toBe(404);
   });

@@ -1,7 +1,13 @@
 import type { BlockRule } from '@keyward/contract/shared';
 import { blockRuleProblem } from '@keyward/domain/block-rules';
 import { describe, expect, test } from 'vitest';
+import { IOS_APP_BLOCK_GROUPS } from '@keyward/contract/ios';
 import { IOS_BLOCK_GROUPS } from '../src/db/migrations/0005_ios_block_groups.ts';
+import {
+  IOS_APP_BLOCK_GROUP_IDS,
+  IOS_APP_BLOCK_GROUPS_ADDED,
+  IOS_GIF_RULES_ADDED,
+} from '../src/db/migrations/0016_ios_app_block_groups.ts';
 import { fromDbJson } from '../src/db/values.ts';
 import { notificationsDelivered } from '../src/requests/notify.ts';
 import { newToken } from '../src/services/tokens.ts';
@@ -9,14 +15,15 @@ import { addChild, addConnectionCode, securityEvents, serverWithParents } from '
 import type { TestServer } from './harness.ts';
 
 // The iOS device API (server-behaviour §5) and the parent's iOS operations (§3.11), on the real
-// database. Another parent's devices and rules are refused exactly like missing ones.
+// database. Another parent's devices and rules are refused exactly like missing ones. The device's
+// answers are in the iOS app's wire forms (contract ios.ts): synthesized enum cases.
 
 const { server, alice, bob } = await serverWithParents();
 
 const ipad = (overrides: Record<string, unknown> = {}) => ({
   vendorId: newToken(),
   deviceType: 'iPad',
-  appVersion: '1.4.0',
+  appVersion: '1.5.0',
   iosVersion: '17.5',
   ...overrides,
 });
@@ -40,19 +47,53 @@ async function connectIpad(parentId: string, device = ipad()) {
 
 const blockYoutube: BlockRule = { case: 'targetContains', value: 'youtube.com' };
 
+/** Every group of the catalogue: 0005's, then the iOS app's groups 0016 added. */
+const ALL_GROUPS = [...IOS_BLOCK_GROUPS, ...IOS_APP_BLOCK_GROUPS_ADDED];
+const ALL_GROUP_RULES =
+  ALL_GROUPS.reduce((n, g) => n + g.rules.length, 0) + IOS_GIF_RULES_ADDED.length;
+
 describe('the block-group catalogue', () => {
-  test('at least 8 groups, every seeded rule valid', async () => {
-    expect(IOS_BLOCK_GROUPS.length).toBeGreaterThanOrEqual(8);
+  test('every group stored, every seeded rule valid', async () => {
+    expect(ALL_GROUPS.length).toBe(16);
+    const groups = await server.db.selectFrom('ios_block_groups').select(['id', 'name']).execute();
+    expect(groups.map((g) => g.id).sort()).toEqual(ALL_GROUPS.map((g) => g.id).sort());
+    expect(new Set(groups.map((g) => g.name)).size).toBe(groups.length);
     const rows = await server.db
       .selectFrom('ios_block_rules')
       .select(['rule', 'group_id'])
       .where('group_id', 'is not', null)
       .execute();
-    expect(rows.length).toBe(IOS_BLOCK_GROUPS.reduce((n, g) => n + g.rules.length, 0));
+    expect(rows.length).toBe(ALL_GROUP_RULES);
     for (const row of rows) {
       const rule = fromDbJson<BlockRule>(row.rule);
       expect(blockRuleProblem(rule), JSON.stringify(rule)).toBeUndefined();
     }
+  });
+
+  test('each of the app’s nine groups is a stored group; the new ones name whole domains', async () => {
+    const stored = new Set(
+      (await server.db.selectFrom('ios_block_groups').select('id').execute()).map((g) => g.id),
+    );
+    expect(Object.keys(IOS_APP_BLOCK_GROUP_IDS).sort()).toEqual([...IOS_APP_BLOCK_GROUPS].sort());
+    const ids = Object.values(IOS_APP_BLOCK_GROUP_IDS);
+    expect(new Set(ids).size).toBe(9);
+    for (const id of ids) expect(stored.has(id)).toBe(true);
+    expect(IOS_BLOCK_GROUPS.find((g) => g.id === IOS_APP_BLOCK_GROUP_IDS.gifs)?.name).toBe(
+      'GIF and sticker search',
+    );
+    expect(IOS_BLOCK_GROUPS.find((g) => g.id === IOS_APP_BLOCK_GROUP_IDS.ads)?.name).toBe(
+      'Ads and trackers',
+    );
+    const suffixes = (rule: BlockRule): string[] =>
+      rule.case === 'hostnameEndsWith'
+        ? [rule.value]
+        : rule.case === 'both'
+          ? [...suffixes(rule.a), ...suffixes(rule.b)]
+          : rule.case === 'unless'
+            ? [...suffixes(rule.rule), ...rule.negatedBy.flatMap(suffixes)]
+            : [];
+    const added = [...IOS_APP_BLOCK_GROUPS_ADDED.flatMap((g) => g.rules), ...IOS_GIF_RULES_ADDED];
+    for (const suffix of added.flatMap(suffixes)) expect(suffix.startsWith('.'), suffix).toBe(true);
   });
 });
 
@@ -67,7 +108,7 @@ describe('ConnectDevice', () => {
       token: alice.token,
     });
     expect(device.body.webPolicy).toBe('blockAll');
-    expect(device.body.enabledBlockGroups).toHaveLength(IOS_BLOCK_GROUPS.length);
+    expect(device.body.enabledBlockGroups).toHaveLength(ALL_GROUPS.length);
     expect(device.body.customBlockRules).toEqual([]);
 
     const again = await ios(server, 'ConnectDevice', { verificationCode: code, ...ipad() });
@@ -103,7 +144,7 @@ describe('ConnectDevice', () => {
     expect(old.status).toBe(401);
     expect(old.body).toMatchObject({ id: '3aecf9fd', appTag: 'iosDeviceTokenNotFound' });
     const rules = await ios(server, 'ConnectedRules', first.device, again.body.token);
-    expect(rules.body).toEqual({ blockRules: [], webPolicy: { case: 'allowAll' } });
+    expect(rules.body).toEqual({ blockRules: [], webPolicy: { allowAll: {} } });
   });
 });
 
@@ -112,9 +153,22 @@ describe('ConnectedRules and the parent’s settings', () => {
     const { token, deviceId, device, childId } = await connectIpad(alice.adminId);
     const start = await ios(server, 'ConnectedRules', device, token);
     expect(start.status).toBe(200);
-    expect(start.body.webPolicy).toEqual({ case: 'blockAll' });
-    const allGroupRules = IOS_BLOCK_GROUPS.flatMap((g) => g.rules);
-    expect(start.body.blockRules).toHaveLength(allGroupRules.length);
+    expect(start.body.webPolicy).toEqual({ blockAll: {} });
+    expect(start.body.blockRules).toHaveLength(ALL_GROUP_RULES);
+    // 0005's system-apps group, with the app's own coding of a flow type
+    expect(start.body.blockRules).toContainEqual({
+      case: 'unless',
+      rule: {
+        case: 'both',
+        a: { case: 'bundleIdContains', value: 'com.apple' },
+        b: { case: 'flowTypeIs', value: { browser: {} } },
+      },
+      negatedBy: [
+        { case: 'bundleIdContains', value: 'com.apple.mobilesafari' },
+        { case: 'hostnameEndsWith', value: 'apple.com' },
+        { case: 'hostnameEndsWith', value: 'icloud.com' },
+      ],
+    });
 
     const social = IOS_BLOCK_GROUPS.find((g) => g.name === 'Social media')!;
     const update = await server.call(
@@ -137,8 +191,7 @@ describe('ConnectedRules and the parent’s settings', () => {
 
     const after = await ios(server, 'ConnectedRules', { ...device, iosVersion: '18.1' }, token);
     expect(after.body.webPolicy).toEqual({
-      case: 'blockAllExcept',
-      domains: ['khanacademy.org', 'wikipedia.org'],
+      blockAllExcept: { _0: ['khanacademy.org', 'wikipedia.org'] },
     });
     expect(after.body.blockRules).toEqual([...social.rules, blockYoutube]);
 
@@ -157,7 +210,49 @@ describe('ConnectedRules and the parent’s settings', () => {
       webPolicyDomains: ['khanacademy.org', 'wikipedia.org'],
       customBlockRules: [{ id: ruleId.body, rule: blockYoutube }],
     });
-    expect(read.body.allBlockGroups).toHaveLength(IOS_BLOCK_GROUPS.length);
+    expect(read.body.allBlockGroups).toHaveLength(ALL_GROUPS.length);
+  });
+
+  test('every web policy and rule kind in the app’s coding; the dashboard keeps its own', async () => {
+    const { token, deviceId, device } = await connectIpad(alice.adminId);
+    const inSafari: BlockRule = {
+      case: 'both',
+      a: { case: 'bundleIdContains', value: 'com.apple.mobilesafari' },
+      b: { case: 'flowTypeIs', value: 'socket' },
+    };
+    await server.call('UpsertBlockRule', { deviceId, rule: inSafari }, { token: alice.token });
+    const policies: [string, string[], object][] = [
+      ['allowAll', [], { allowAll: {} }],
+      ['blockAdult', [], { blockAdult: {} }],
+      ['blockAdultAnd', ['roblox.com'], { blockAdultAnd: { _0: ['roblox.com'] } }],
+      ['blockAllExcept', [], { blockAllExcept: { _0: [] } }],
+      ['blockAll', [], { blockAll: {} }],
+    ];
+    for (const [webPolicy, webPolicyDomains, wire] of policies) {
+      const update = await server.call(
+        'UpdateIOSDevice',
+        { deviceId, enabledBlockGroups: [], webPolicy, webPolicyDomains },
+        { token: alice.token },
+      );
+      expect(update.status).toBe(200);
+      const rules = await ios(server, 'ConnectedRules', device, token);
+      expect(rules.body).toEqual({
+        blockRules: [
+          {
+            case: 'both',
+            a: { case: 'bundleIdContains', value: 'com.apple.mobilesafari' },
+            b: { case: 'flowTypeIs', value: { socket: {} } },
+          },
+        ],
+        webPolicy: wire,
+      });
+      const read = await server.call('GetIOSDevice', deviceId, { token: alice.token });
+      expect(read.body).toMatchObject({
+        webPolicy,
+        webPolicyDomains,
+        customBlockRules: [{ rule: inSafari }],
+      });
+    }
   });
 
   test('an unknown block group or a bad domain changes nothing', async () => {
@@ -176,7 +271,7 @@ describe('ConnectedRules and the parent’s settings', () => {
     }
     const read = await server.call('GetIOSDevice', deviceId, { token: alice.token });
     expect(read.body.webPolicy).toBe('blockAll');
-    expect(read.body.enabledBlockGroups).toHaveLength(IOS_BLOCK_GROUPS.length);
+    expect(read.body.enabledBlockGroups).toHaveLength(ALL_GROUPS.length);
   });
 
   test('a rule is replaced by id, refused when blank, and deleted', async () => {
@@ -249,42 +344,37 @@ describe('suspension requests from an iPad', () => {
     expect(mail.template).toBe('notify-suspend-filter');
     expect(mail.links.some((link) => link.endsWith(`/ios-devices/${deviceId}`))).toBe(true);
 
-    expect((await ios(server, 'PollFilterSuspensionDecision', requestId, token)).body).toEqual({
-      case: 'pending',
-    });
+    // the app sends the id as a bare JSON string, upper case
+    expect(
+      (await ios(server, 'PollFilterSuspensionDecision', requestId.toUpperCase(), token)).body,
+    ).toEqual({ pending: {} });
     await server.db
       .updateTable('ios_suspend_filter_requests')
       .set({ status: 'accepted', duration: 1200, response_comment: 'ok, 20 minutes' })
       .where('id', '=', requestId)
       .execute();
     expect((await ios(server, 'PollFilterSuspensionDecision', requestId, token)).body).toEqual({
-      case: 'accepted',
-      duration: 1200,
-      parentComment: 'ok, 20 minutes',
+      accepted: { duration: 1200, parentComment: 'ok, 20 minutes' },
     });
 
     const other = await connectIpad(alice.adminId);
     expect(
       (await ios(server, 'PollFilterSuspensionDecision', requestId, other.token)).body,
-    ).toEqual({ case: 'notFound' });
+    ).toEqual({ notFound: {} });
     expect((await ios(server, 'PollFilterSuspensionDecision', newToken(), token)).body).toEqual({
-      case: 'notFound',
+      notFound: {},
     });
   });
 
-  test('a duration over 7 days is refused; no token is 401', async () => {
+  test('a duration over 7 days, or not whole seconds, is refused; no token is 401', async () => {
     const { token } = await connectIpad(alice.adminId);
     const long = await ios(server, 'CreateSuspendFilterRequest', { duration: 8 * 86400 }, token);
     expect(long.status).toBe(400);
+    const fraction = await ios(server, 'CreateSuspendFilterRequest', { duration: 600.5 }, token);
+    expect(fraction.status).toBe(400);
     const anonymous = await ios(server, 'CreateSuspendFilterRequest', { duration: 60 });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.id).toBe('3aecf9fd');
-  });
-
-  test('screenshot upload is refused cleanly until activity storage exists', async () => {
-    const { token } = await connectIpad(alice.adminId);
-    const result = await ios(server, 'ScreenshotUploadUrl', { width: 10, height: 10 }, token);
-    expect(result.status).toBeLessThan(500);
   });
 });
 

@@ -7,6 +7,7 @@ import { coParentsMigration } from './0012_co_parents.ts';
 import { twoFactorExportMigration } from './0013_two_factor_export.ts';
 import { familyVersionsMigration } from './0014_family_versions.ts';
 import { macPrincipalFunctionMigration } from './0015_mac_principal_function.ts';
+import { iosAppBlockGroupsMigration } from './0016_ios_app_block_groups.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -20,6 +21,7 @@ const migrations: Record<string, PortableMigration> = {
   '0013_two_factor_export': twoFactorExportMigration,
   '0014_family_versions': familyVersionsMigration,
   '0015_mac_principal_function': macPrincipalFunctionMigration,
+  '0016_ios_app_block_groups': iosAppBlockGroupsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -1,7 +1,10 @@
+import { toIosSuspensionDecision } from '../../ios/wire.ts';
 import { iosResolver } from '../../pairql/resolver.ts';
 
 // server-behaviour §5: the device polls for the decision on its own request; any other id,
-// including another device's, is `notFound`.
+// including another device's, is `notFound`. Answered as the app's synthesized enum:
+// `{"pending": {}}`, `{"denied": {"parentComment": …}}`, `{"accepted": {"duration": 1200, …}}`,
+// `{"notFound": {}}`.
 export default iosResolver('PollFilterSuspensionDecision', async (requestId, ctx) => {
   const request = await ctx.db
     .selectFrom('ios_suspend_filter_requests')
@@ -9,14 +12,5 @@ export default iosResolver('PollFilterSuspensionDecision', async (requestId, ctx
     .where('id', '=', requestId)
     .where('device_id', '=', ctx.deviceId)
     .executeTakeFirst();
-  if (!request) return { case: 'notFound' };
-  const comment = request.response_comment ? { parentComment: request.response_comment } : {};
-  switch (request.status) {
-    case 'pending':
-      return { case: 'pending' };
-    case 'rejected':
-      return { case: 'denied', ...comment };
-    case 'accepted':
-      return { case: 'accepted', duration: request.duration, ...comment };
-  }
+  return toIosSuspensionDecision(request);
 });

@@ -1,8 +1,43 @@
-import { notAvailableYet } from '../../pairql/errors.ts';
+import { toDbBool, toDbTime } from '../../db/values.ts';
+import { badRequest } from '../../pairql/errors.ts';
 import { iosResolver } from '../../pairql/resolver.ts';
+import { screenshotObjectKey } from '../../services/storage.ts';
+import { newToken } from '../../services/tokens.ts';
 
-// server-behaviour §5: like the Mac's CreateSignedScreenshotUpload, keyed by the iOS device.
-// Until screenshot storage exists this is a clean refusal.
-export default iosResolver('ScreenshotUploadUrl', async () => {
-  throw notAvailableYet('c2b8e6f1', 'Screenshot upload for iOS devices');
+// server-behaviour §5, §7.1: like the Mac's CreateSignedScreenshotUpload, for the iOS device: the row
+// exists as soon as the upload URL is issued, owned by the device (screenshots.ios_device_id), at
+// the capture time the app sends (seconds since 2001). The iOS app takes screenshots only while its
+// filter is suspended, so every one is marked as taken during a suspension. uploadUrl: a signed PUT
+// (90 s, image/jpeg).
+
+/** Far above any screen; keeps the value inside a 32-bit integer column on both databases. */
+const MAX_SIDE_PX = 100_000;
+
+export default iosResolver('ScreenshotUploadUrl', async (input, ctx) => {
+  if (input.width > MAX_SIDE_PX || input.height > MAX_SIDE_PX) {
+    throw badRequest(
+      'e5a0c7d3',
+      `Screenshot size ${input.width}×${input.height} is over ${MAX_SIDE_PX} px`,
+      `A screenshot can be at most ${MAX_SIDE_PX.toLocaleString('en-US')} pixels wide and high.`,
+    );
+  }
+  const id = newToken();
+  const createdAt = new Date(input.createdAt);
+  const objectKey = screenshotObjectKey(ctx.config.mode, ctx.deviceId, createdAt, id);
+  await ctx.db
+    .insertInto('screenshots')
+    .values({
+      id,
+      computer_user_id: null,
+      ios_device_id: ctx.deviceId,
+      object_key: objectKey,
+      width: input.width,
+      height: input.height,
+      filter_suspended: toDbBool(true),
+      flagged: null,
+      created_at: toDbTime(createdAt),
+      deleted_at: null,
+    })
+    .execute();
+  return { uploadUrl: await ctx.services.storage.uploadUrl(objectKey) };
 });
