@@ -3,12 +3,19 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_TAGS } from '@keyward/contract/constants';
 import {
+  IOS_APP_BLOCK_GROUPS,
+  type IosAppBlockGroup,
   type IosAppInput,
   type IosAppOperation,
-  IosSuspensionDecision,
+  type IosBlockRule,
+  type IosFlowType,
+  type IosLegacyBlockRule,
+  type IosSuspensionDecision,
+  type IosWebPolicy,
   iosApp,
 } from '@keyward/contract/ios';
 import { BlockRule, WebPolicy } from '@keyward/contract/shared';
+import { swiftCaseName } from '@keyward/contract/swift';
 import { describeBlockRule, type Flow } from '@keyward/domain/block-rules';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { z } from 'zod';
@@ -17,8 +24,10 @@ import { UsageError } from './args.ts';
 import { blockedRequestOf } from './requests.ts';
 
 // The simulated iPhone or iPad (`ios …` commands): its own state file, a typed client of the iOS
-// device API (`POST /pairql/ios-app/{Op}`, `X-DeviceToken`, server-behaviour §5), and the pure
-// helpers the commands print with.
+// device API (`POST /pairql/ios-app/{Op}`, `X-DeviceToken`, server-behaviour §5) that speaks the
+// iOS app 1.5.0's wire (contract ios.ts: dates sent as seconds since 2001, answers in Swift's
+// synthesized enum coding), the conversions from that wire to the shapes the simulator decides and
+// prints with, and the pure helpers the commands print with.
 
 // ---------------------------------------------------------------------------------------------
 // State: a file of its own beside the Mac's (state.json → state.ios.json)
@@ -33,15 +42,30 @@ export type IosFacts = z.infer<typeof IosFacts>;
 
 export const DEFAULT_IOS_FACTS: Omit<IosFacts, 'vendorId'> = {
   deviceType: 'iPad',
-  appVersion: '1.4.0',
+  appVersion: '1.5.0',
   iosVersion: '17.5',
 };
 
+/** The rules as the simulator keeps and decides with them (the dashboard's shapes). */
 export const IosRules = z.object({
   blockRules: z.array(BlockRule),
   webPolicy: z.object({ case: WebPolicy, domains: z.array(z.string()).optional() }),
 });
 export type IosRules = z.infer<typeof IosRules>;
+
+/** A polled decision as the state file keeps it. */
+export const IosDecision = z.discriminatedUnion('case', [
+  z.object({ case: z.literal('pending') }),
+  z.object({ case: z.literal('denied'), parentComment: z.string().optional() }),
+  z.object({
+    case: z.literal('accepted'),
+    /** seconds */
+    duration: z.number(),
+    parentComment: z.string().optional(),
+  }),
+  z.object({ case: z.literal('notFound') }),
+]);
+export type IosDecision = z.infer<typeof IosDecision>;
 
 export const IosAskedSuspension = z.object({
   id: z.string(),
@@ -49,7 +73,7 @@ export const IosAskedSuspension = z.object({
   askedAt: z.string(),
   comment: z.string().optional(),
   /** the last answer polled */
-  decision: IosSuspensionDecision.optional(),
+  decision: IosDecision.optional(),
 });
 export type IosAskedSuspension = z.infer<typeof IosAskedSuspension>;
 
@@ -123,6 +147,90 @@ export function iosFactsOf(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The app's wire → the simulator's shapes
+
+export function fromIosFlowType(flowType: IosFlowType): 'browser' | 'socket' {
+  return 'browser' in flowType ? 'browser' : 'socket';
+}
+
+/** ConnectedRules' `BlockRule`: `{case, …}` with a synthesized `FlowType`. */
+export function fromIosBlockRule(rule: IosBlockRule): BlockRule {
+  switch (rule.case) {
+    case 'flowTypeIs':
+      return { case: 'flowTypeIs', value: fromIosFlowType(rule.value) };
+    case 'both':
+      return { case: 'both', a: fromIosBlockRule(rule.a), b: fromIosBlockRule(rule.b) };
+    case 'unless':
+      return {
+        case: 'unless',
+        rule: fromIosBlockRule(rule.rule),
+        negatedBy: rule.negatedBy.map(fromIosBlockRule),
+      };
+    default:
+      return { case: rule.case, value: rule.value };
+  }
+}
+
+/** `BlockRule.Legacy` (BlockRules_v2, DefaultBlockRules), every case synthesized. */
+export function fromLegacyBlockRule(rule: IosLegacyBlockRule): BlockRule {
+  if ('both' in rule) {
+    return {
+      case: 'both',
+      a: fromLegacyBlockRule(rule.both._0),
+      b: fromLegacyBlockRule(rule.both._1),
+    };
+  }
+  if ('unless' in rule) {
+    return {
+      case: 'unless',
+      rule: fromLegacyBlockRule(rule.unless.rule),
+      negatedBy: rule.unless.negatedBy.map(fromLegacyBlockRule),
+    };
+  }
+  if ('flowTypeIs' in rule) {
+    return { case: 'flowTypeIs', value: fromIosFlowType(rule.flowTypeIs._0) };
+  }
+  if ('bundleIdContains' in rule)
+    return { case: 'bundleIdContains', value: rule.bundleIdContains._0 };
+  if ('urlContains' in rule) return { case: 'urlContains', value: rule.urlContains._0 };
+  if ('hostnameContains' in rule)
+    return { case: 'hostnameContains', value: rule.hostnameContains._0 };
+  if ('hostnameEquals' in rule) return { case: 'hostnameEquals', value: rule.hostnameEquals._0 };
+  if ('hostnameEndsWith' in rule)
+    return { case: 'hostnameEndsWith', value: rule.hostnameEndsWith._0 };
+  return { case: 'targetContains', value: rule.targetContains._0 };
+}
+
+/** `WebContentFilterPolicy`: the listing policies carry their domains as `_0`. */
+export function fromIosWebPolicy(policy: IosWebPolicy): IosRules['webPolicy'] {
+  if ('blockAdultAnd' in policy) return { case: 'blockAdultAnd', domains: policy.blockAdultAnd._0 };
+  if ('blockAllExcept' in policy) {
+    return { case: 'blockAllExcept', domains: policy.blockAllExcept._0 };
+  }
+  return { case: WebPolicy.parse(swiftCaseName(policy)) };
+}
+
+export function fromIosSuspensionDecision(decision: IosSuspensionDecision): IosDecision {
+  if ('accepted' in decision) return { case: 'accepted', ...decision.accepted };
+  if ('denied' in decision) return { case: 'denied', ...decision.denied };
+  if ('pending' in decision) return { case: 'pending' };
+  return { case: 'notFound' };
+}
+
+/** The app's group names given on the command line (`gifs`, `spotifyImages`, …). */
+export function appBlockGroupsOf(names: readonly string[]): IosAppBlockGroup[] {
+  return names.map((name) => {
+    const group = IOS_APP_BLOCK_GROUPS.find((g) => g.toLowerCase() === name.toLowerCase());
+    if (!group) {
+      throw new UsageError(
+        `Unknown block group "${name}"; the app's groups are: ${IOS_APP_BLOCK_GROUPS.join(', ')}`,
+      );
+    }
+    return group;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Client
 
 export type IosOutput<Op extends IosAppOperation> = z.output<(typeof iosApp)[Op]['output']>;
@@ -143,26 +251,51 @@ export function createIosClient(options: {
   token?: string;
   signal?: AbortSignal;
 }) {
+  /** The output, and the JSON exactly as the server sent it. */
+  async function callWithJson<Op extends IosAppOperation>(
+    op: Op,
+    input: IosAppInput<Op>,
+  ): Promise<{ output: IosOutput<Op>; json: unknown }> {
+    const def = iosApp[op];
+    // like the app: a JSON body only for operations with an input
+    const headers: Record<string, string> =
+      def.input === null ? {} : { 'Content-Type': 'application/json' };
+    if (def.auth === 'iosDevice') {
+      if (!options.token) throw new DeviceApiError(`${op} needs a connected iOS device`);
+      headers['X-DeviceToken'] = options.token.toUpperCase();
+    }
+    const { output, json } = await postOperation({
+      op,
+      url: iosOperationUrl(options.serverUrl, op),
+      serverUrl: options.serverUrl,
+      headers,
+      body: def.input === null ? undefined : JSON.stringify(appJson(input)),
+      signal: options.signal,
+      output: def.output,
+    });
+    return { output: output as IosOutput<Op>, json };
+  }
   return {
+    callWithJson,
     async call<Op extends IosAppOperation>(op: Op, input: IosAppInput<Op>): Promise<IosOutput<Op>> {
-      const def = iosApp[op];
-      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-      if (def.auth === 'iosDevice') {
-        if (!options.token) throw new DeviceApiError(`${op} needs a connected iOS device`);
-        headers['X-DeviceToken'] = options.token;
-      }
-      const { output } = await postOperation({
-        op,
-        url: iosOperationUrl(options.serverUrl, op),
-        serverUrl: options.serverUrl,
-        headers,
-        body: JSON.stringify(input),
-        signal: options.signal,
-        output: def.output,
-      });
-      return output as IosOutput<Op>;
+      return (await callWithJson(op, input)).output;
     },
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A body as the app's JSONEncoder writes it: a `UUID` is upper case (the bare id of
+ * PollFilterSuspensionDecision, the `vendorId` of the others).
+ */
+export function appJson(input: unknown): unknown {
+  if (typeof input === 'string') return UUID.test(input) ? input.toUpperCase() : input;
+  if (input !== null && typeof input === 'object' && 'vendorId' in input) {
+    const { vendorId } = input as { vendorId: unknown };
+    return typeof vendorId === 'string' ? { ...input, vendorId: vendorId.toUpperCase() } : input;
+  }
+  return input;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,7 +357,7 @@ export function formatIosRules(rules: IosRules): string[] {
 
 const quoted = (comment: string | undefined) => (comment ? `: "${comment}"` : '');
 
-export function formatIosDecision(id: string, decision: IosSuspensionDecision): string {
+export function formatIosDecision(id: string, decision: IosDecision): string {
   switch (decision.case) {
     case 'pending':
       return `suspension request ${id} pending`;

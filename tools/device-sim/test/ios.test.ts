@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createTestServer } from '../../../apps/server/test/harness.ts';
 import { parseArgs, UsageError } from '../src/args.ts';
 import {
+  appBlockGroupsOf,
+  appJson,
   DEFAULT_IOS_APP,
   flowOf,
   formatIosDecision,
   formatIosRules,
+  fromIosBlockRule,
+  fromIosSuspensionDecision,
+  fromIosWebPolicy,
+  fromLegacyBlockRule,
   iosFactsOf,
   iosStateFileOf,
   loadIosState,
 } from '../src/ios.ts';
-import { dashboardAs, SimulatedMac, useListeningServer } from './helpers.ts';
+import { dashboardAs, type ListeningServer, SimulatedMac } from './helpers.ts';
 
-// The iOS mode (`ios …`): the pure helpers, then every command against the REAL server, with the
-// parent's side played through the dashboard operations.
+// The iOS mode (`ios …`): the pure helpers (the app's wire read back into the simulator's shapes),
+// then every command against the REAL server, with the parent's side played through the dashboard
+// operations.
 
 describe('iOS helpers', () => {
   test('the iOS state file sits beside the Mac one', () => {
@@ -24,7 +33,7 @@ describe('iOS helpers', () => {
 
   test('flags win over the previous facts, which win over the defaults', () => {
     const first = iosFactsOf({}, undefined);
-    expect(first).toMatchObject({ deviceType: 'iPad', iosVersion: '17.5', appVersion: '1.4.0' });
+    expect(first).toMatchObject({ deviceType: 'iPad', iosVersion: '17.5', appVersion: '1.5.0' });
     expect(first.vendorId).toMatch(/^[0-9a-f-]{36}$/);
     const again = iosFactsOf({ 'device-type': 'iPhone', 'ios-version': '18.1' }, first);
     expect(again).toEqual({ ...first, deviceType: 'iPhone', iosVersion: '18.1' });
@@ -93,9 +102,112 @@ describe('iOS helpers', () => {
     expect(formatIosDecision('r1', { case: 'denied' })).toBe('suspension request r1 denied');
     expect(formatIosDecision('r1', { case: 'pending' })).toBe('suspension request r1 pending');
   });
+
+  test('the app’s wire read back: rules, web policies, decisions', () => {
+    expect(
+      fromIosBlockRule({
+        case: 'unless',
+        rule: {
+          case: 'both',
+          a: { case: 'bundleIdContains', value: 'com.apple' },
+          b: { case: 'flowTypeIs', value: { browser: {} } },
+        },
+        negatedBy: [{ case: 'flowTypeIs', value: { socket: {} } }],
+      }),
+    ).toEqual({
+      case: 'unless',
+      rule: {
+        case: 'both',
+        a: { case: 'bundleIdContains', value: 'com.apple' },
+        b: { case: 'flowTypeIs', value: 'browser' },
+      },
+      negatedBy: [{ case: 'flowTypeIs', value: 'socket' }],
+    });
+    expect(
+      [
+        { bundleIdContains: { _0: 'a' } },
+        { urlContains: { _0: 'b' } },
+        { hostnameContains: { _0: 'c' } },
+        { hostnameEquals: { _0: 'd' } },
+        { hostnameEndsWith: { _0: 'e' } },
+        { targetContains: { _0: 'f' } },
+        { flowTypeIs: { _0: { socket: {} } } },
+        {
+          both: {
+            _0: { bundleIdContains: { _0: 'g' } },
+            _1: { unless: { rule: { urlContains: { _0: 'h' } }, negatedBy: [] } },
+          },
+        },
+      ].map(fromLegacyBlockRule),
+    ).toEqual([
+      { case: 'bundleIdContains', value: 'a' },
+      { case: 'urlContains', value: 'b' },
+      { case: 'hostnameContains', value: 'c' },
+      { case: 'hostnameEquals', value: 'd' },
+      { case: 'hostnameEndsWith', value: 'e' },
+      { case: 'targetContains', value: 'f' },
+      { case: 'flowTypeIs', value: 'socket' },
+      {
+        case: 'both',
+        a: { case: 'bundleIdContains', value: 'g' },
+        b: { case: 'unless', rule: { case: 'urlContains', value: 'h' }, negatedBy: [] },
+      },
+    ]);
+    expect(fromIosWebPolicy({ blockAll: {} })).toEqual({ case: 'blockAll' });
+    expect(fromIosWebPolicy({ blockAdult: {} })).toEqual({ case: 'blockAdult' });
+    expect(fromIosWebPolicy({ blockAdultAnd: { _0: ['x.com'] } })).toEqual({
+      case: 'blockAdultAnd',
+      domains: ['x.com'],
+    });
+    expect(fromIosWebPolicy({ blockAllExcept: { _0: [] } })).toEqual({
+      case: 'blockAllExcept',
+      domains: [],
+    });
+    expect(fromIosSuspensionDecision({ accepted: { duration: 600 } })).toEqual({
+      case: 'accepted',
+      duration: 600,
+    });
+    expect(fromIosSuspensionDecision({ denied: { parentComment: 'no' } })).toEqual({
+      case: 'denied',
+      parentComment: 'no',
+    });
+    expect(fromIosSuspensionDecision({ notFound: {} })).toEqual({ case: 'notFound' });
+  });
+
+  test('bodies as the app writes them: UUIDs upper case', () => {
+    const id = 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f';
+    expect(appJson(id)).toBe(id.toUpperCase());
+    expect(appJson({ vendorId: id, deviceType: 'iPad' })).toEqual({
+      vendorId: id.toUpperCase(),
+      deviceType: 'iPad',
+    });
+    expect(appJson({ duration: 60, comment: id })).toEqual({ duration: 60, comment: id });
+    expect(appBlockGroupsOf(['gifs', 'SpotifyImages'])).toEqual(['gifs', 'spotifyImages']);
+    expect(() => appBlockGroupsOf(['games'])).toThrow(UsageError);
+  });
 });
 
-const live = useListeningServer();
+/** The real server on a free port that is also its public address (for the upload URLs). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const live = {} as ListeningServer;
+beforeAll(async () => {
+  const port = await freePort();
+  live.serverUrl = `http://127.0.0.1:${port}`;
+  live.server = await createTestServer({
+    env: { DASHBOARD_URL: live.serverUrl, PUBLIC_URL: live.serverUrl },
+  });
+  await live.server.app.listen({ host: '127.0.0.1', port });
+  live.parentToken = (await live.server.signUpVerifiedParent()).token;
+});
+afterAll(async () => live.server.close());
+
 const dashboard = (op: string, input?: unknown) => dashboardAs(live, op, input);
 
 let ipad: SimulatedMac;
@@ -209,9 +321,64 @@ describe('ios against the real server', () => {
     );
     expect(await check('https://www.khanacademy.org')).toMatch(/^allowed: /);
 
-    // ConnectedRules refreshed the metadata the parent sees
+    // --json: the answer as the server sent it, in the app's coding
     const json = await ipad.capture(['ios', 'rules', '--json']);
-    expect(JSON.parse(json.printed).webPolicy.case).toBe('blockAllExcept');
+    expect(JSON.parse(json.printed)).toEqual({
+      blockRules: [
+        {
+          case: 'both',
+          a: { case: 'targetContains', value: 'wikipedia.org' },
+          b: { case: 'flowTypeIs', value: { browser: {} } },
+        },
+      ],
+      webPolicy: { blockAllExcept: { _0: ['khanacademy.org', 'wikipedia.org'] } },
+    });
+  });
+
+  test('screenshot: the capture time goes up in seconds since 2001, the JPEG to the signed URL', async () => {
+    const before = Date.now();
+    const { code, printed } = await ipad.capture(['ios', 'screenshot']);
+    expect(code, printed).toBe(0);
+    expect(printed).toContain('uploaded a 390×844 screenshot');
+    const rows = await live.server.db
+      .selectFrom('screenshots')
+      .selectAll()
+      .where('ios_device_id', '=', deviceId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    expect([row.width, row.height, row.computer_user_id]).toEqual([390, 844, null]);
+    const createdAt = Date.parse(row.created_at);
+    expect(createdAt).toBeGreaterThanOrEqual(before - 1);
+    expect(createdAt).toBeLessThanOrEqual(Date.now() + 1);
+    const stored = await live.server.db
+      .selectFrom('screenshots')
+      .select('object_key')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.object_key).toContain(`/${deviceId}/`);
+  });
+
+  test('standalone: the app’s groups without a parent account, and this device’s own rules', async () => {
+    await dashboard('UpsertBlockRule', {
+      deviceId,
+      rule: { case: 'hostnameEndsWith', value: 'roblox.com' },
+    });
+    const all = await ipad.capture(['ios', 'standalone']);
+    expect(all.code, all.printed).toBe(0);
+    expect(all.printed).toContain('Without a parent account (every block group on):');
+    expect(all.printed).toContain('  - host ends with giphy.com');
+    expect(all.printed).toContain('  - host ends with roblox.com');
+
+    const some = await ipad.capture(['ios', 'standalone', 'gifs', 'spotifyImages', '--json']);
+    expect(some.code, some.printed).toBe(0);
+    const legacy = JSON.parse(some.printed) as Record<string, unknown>[];
+    expect(legacy).toContainEqual({ hostnameEndsWith: { _0: 'roblox.com' } });
+    expect(legacy).not.toContainEqual({ hostnameEndsWith: { _0: 'giphy.com' } });
+    expect(legacy).not.toContainEqual({ hostnameEquals: { _0: 'i.scdn.co' } });
+    for (const rule of legacy) expect(Object.keys(rule)).toHaveLength(1);
+
+    expect((await ipad.capture(['ios', 'standalone', 'games'])).code).toBe(1);
   });
 
   test('suspend, the parent grants from the suspension operations, poll sees it', async () => {
