@@ -1,3 +1,4 @@
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -25,7 +26,8 @@ describe('CreateSignedScreenshotUpload', () => {
       width: 1440,
       height: 900,
       filterSuspended: true,
-      createdAt: '2025-01-15T11:58:00Z',
+      // the app sends a Date as seconds since 2001-01-01
+      createdAt: toSwiftReferenceSeconds('2025-01-15T11:58:00Z'),
     });
     const rows = await server.db
       .selectFrom('screenshots')
@@ -77,6 +79,8 @@ describe('CreateSignedScreenshotUpload', () => {
     ['zero height', { width: 10, height: 0 }],
     ['fractional width', { width: 10.5, height: 10 }],
     ['not a date', { width: 10, height: 10, createdAt: 'today' }],
+    // an ISO string is not what the app's JSONEncoder sends for a Date
+    ['an ISO date string', { width: 10, height: 10, createdAt: '2025-01-15T11:58:00Z' }],
     ['a width over 100,000 px', { width: 3_000_000_000, height: 10 }],
   ])('bad input (%s) is a 400 with a message', async (_name, input) => {
     const mac = await childWithMac(server, alice.adminId);
@@ -218,12 +222,16 @@ describe('CreateKeystrokeLines', () => {
       namespace: 'macos-app',
       token: mac.token,
       rawBody: JSON.stringify([
-        { appName: 'Notes', line: 'hello\u0000world', time: '2025-01-15T11:00:00Z' },
+        {
+          appName: 'Notes',
+          line: 'hello\u0000world',
+          time: toSwiftReferenceSeconds('2025-01-15T11:00:00Z'),
+        },
         {
           appName: 'Safari',
           line: 'cats',
           filterSuspended: true,
-          time: '2025-01-15T11:01:00.250Z',
+          time: toSwiftReferenceSeconds('2025-01-15T11:01:00.250Z'),
         },
       ]),
     });
@@ -260,7 +268,7 @@ describe('CreateKeystrokeLines', () => {
       Array.from({ length: n }, (_, i) => ({
         appName: `App ${i % 20}`,
         line: `line ${i}`,
-        time: new Date(Date.UTC(2025, 0, 15, 10, 0, i)).toISOString(),
+        time: toSwiftReferenceSeconds(new Date(Date.UTC(2025, 0, 15, 10, 0, i))),
       }));
     expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, lines(1000))).status).toBe(
       200,
@@ -279,14 +287,15 @@ describe('CreateKeystrokeLines', () => {
   test.each([
     [
       'a line over 10,000 characters',
-      [{ appName: 'Notes', line: 'x'.repeat(10_001), time: '2025-01-15T11:00:00Z' }],
+      [{ appName: 'Notes', line: 'x'.repeat(10_001), time: 758_631_600 }],
     ],
     [
       'an app name over 255 characters',
-      [{ appName: 'A'.repeat(256), line: 'x', time: '2025-01-15T11:00:00Z' }],
+      [{ appName: 'A'.repeat(256), line: 'x', time: 758_631_600 }],
     ],
     ['no time', [{ appName: 'Notes', line: 'x' }]],
-    ['not an array', { appName: 'Notes', line: 'x', time: '2025-01-15T11:00:00Z' }],
+    ['an ISO time string', [{ appName: 'Notes', line: 'x', time: '2025-01-15T11:00:00Z' }]],
+    ['not an array', { appName: 'Notes', line: 'x', time: 758_631_600 }],
   ])('%s is a 400 with a message', async (_name, input) => {
     const mac = await childWithMac(server, alice.adminId);
     const result = await deviceCall(server, 'CreateKeystrokeLines', mac.token, input);

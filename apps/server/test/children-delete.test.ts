@@ -20,7 +20,7 @@ function deleteEntity(parent: Parent, type: string, id: string) {
 }
 
 function heartbeat(token: string) {
-  return server.call('Heartbeat', { case: 'heartbeat' }, { namespace: 'macos-app', token });
+  return server.call('Heartbeat', { heartbeat: {} }, { namespace: 'macos-app', token });
 }
 
 async function computerExists(id: string) {

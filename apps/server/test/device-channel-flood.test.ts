@@ -1,4 +1,4 @@
-import type { ServerMessage } from '@keyward/contract/device';
+import type { ServerToAppMessage } from '@keyward/contract/device';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -24,17 +24,17 @@ afterAll(async () => server.close());
 
 interface Client {
   socket: WebSocket;
-  messages: ServerMessage[];
+  messages: ServerToAppMessage[];
   closed: Promise<{ code: number; reason: string }>;
   send(data: string | Buffer): void;
 }
 
 function open(token: string): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${baseUrl}/macos-app/channel`, {
-      headers: { 'X-UserToken': token },
+    const socket = new WebSocket(`${baseUrl}/app-websocket`, {
+      headers: { Authorization: `Bearer ${token}` },
     });
-    const messages: ServerMessage[] = [];
+    const messages: ServerToAppMessage[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
     const closed = new Promise<{ code: number; reason: string }>((done) =>
       socket.on('close', (code, reason) => done({ code, reason: reason.toString() })),
@@ -51,7 +51,7 @@ function open(token: string): Promise<Client> {
   });
 }
 
-const heartbeat = JSON.stringify({ case: 'heartbeat' });
+const heartbeat = JSON.stringify({ heartbeat: {} });
 
 async function mac() {
   const parent = await server.signUpVerifiedParent();
@@ -75,7 +75,7 @@ async function expectUnaffected(neighbour: Awaited<ReturnType<typeof mac>>, clie
     () => client.messages.length,
     (count) => count > 0,
   );
-  expect(client.messages).toEqual([{ case: 'userUpdated' }]);
+  expect(client.messages).toEqual([{ userUpdated: {} }]);
   server.clock.advance(1000);
   client.send(heartbeat);
   const seen = await eventually(
@@ -131,7 +131,7 @@ describe('push channel flood control', () => {
     const bad = await open(flooder.token);
     const good = await open(neighbour.token);
 
-    bad.send(JSON.stringify({ case: 'heartbeat', padding: 'x'.repeat(MAX_FRAME_BYTES) }));
+    bad.send(JSON.stringify({ heartbeat: {}, padding: 'x'.repeat(MAX_FRAME_BYTES) }));
 
     expect((await bad.closed).code).toBe(1009);
     await expectUnaffected(neighbour, good);
@@ -143,7 +143,7 @@ describe('push channel flood control', () => {
     const client = await open(sender.token);
     client.send('not json');
     client.send(Buffer.from([1, 2, 3]));
-    client.send(JSON.stringify({ case: 'selfDestruct' }));
+    client.send(JSON.stringify({ selfDestruct: {} }));
     client.send('{"case":');
     client.send('[]');
     await new Promise((resolve) => setTimeout(resolve, 200));

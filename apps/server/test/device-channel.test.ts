@@ -1,4 +1,4 @@
-import type { ServerMessage } from '@keyward/contract/device';
+import type { ServerToAppMessage } from '@keyward/contract/device';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -24,21 +24,21 @@ async function listen(app: FastifyInstance) {
 
 interface Client {
   socket: WebSocket;
-  messages: ServerMessage[];
+  messages: ServerToAppMessage[];
   closed: Promise<{ code: number; reason: string }>;
-  next(): Promise<ServerMessage>;
+  next(): Promise<ServerToAppMessage>;
   send(message: object): void;
 }
 
 function open(url: string, token?: string): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${url}/macos-app/channel`, {
-      headers: token ? { 'X-UserToken': token } : {},
+    const socket = new WebSocket(`${url}/app-websocket`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
-    const messages: ServerMessage[] = [];
-    const waiting: ((message: ServerMessage) => void)[] = [];
+    const messages: ServerToAppMessage[] = [];
+    const waiting: ((message: ServerToAppMessage) => void)[] = [];
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
+      const message = JSON.parse(data.toString()) as ServerToAppMessage;
       const waiter = waiting.shift();
       if (waiter) waiter(message);
       else messages.push(message);
@@ -88,7 +88,7 @@ async function newMac() {
   return connectedMac(server, parent.adminId);
 }
 
-describe('GET /macos-app/channel', () => {
+describe('GET /app-websocket', () => {
   test('refuses a missing or unknown token with HTTP 401 before the upgrade', async () => {
     await expect(open(baseUrl)).rejects.toThrow('HTTP 401');
     await expect(open(baseUrl, newToken())).rejects.toThrow('HTTP 401');
@@ -103,9 +103,9 @@ describe('GET /macos-app/channel', () => {
 
     await server.app.push.toChildren([mac.childId], { case: 'userUpdated' });
 
-    expect(await client.next()).toEqual({ case: 'userUpdated' });
+    expect(await client.next()).toEqual({ userUpdated: {} });
     await server.app.push.toComputerUsers([other.computerUserId], { case: 'userUpdated' });
-    expect(await otherClient.next()).toEqual({ case: 'userUpdated' });
+    expect(await otherClient.next()).toEqual({ userUpdated: {} });
     expect(client.messages).toEqual([]);
     client.socket.close();
     otherClient.socket.close();
@@ -118,7 +118,7 @@ describe('GET /macos-app/channel', () => {
 
     expect((await first.closed).code).toBe(4000);
     await server.app.push.toComputerUsers([mac.computerUserId], { case: 'userUpdated' });
-    expect(await second.next()).toEqual({ case: 'userUpdated' });
+    expect(await second.next()).toEqual({ userUpdated: {} });
     second.socket.close();
   });
 
@@ -126,7 +126,7 @@ describe('GET /macos-app/channel', () => {
     const mac = await newMac();
     const client = await open(baseUrl, mac.token);
 
-    client.send({ case: 'currentFilterState_v2', state: { case: 'on' } });
+    client.send({ currentFilterState_v2: { _0: { on: {} } } });
     const row = await eventually(
       () => presenceOf(mac.computerUserId),
       (value) => value !== undefined,
@@ -142,7 +142,7 @@ describe('GET /macos-app/channel', () => {
     );
     expect(touched?.last_seen_at).toBe(server.clock.now().toISOString());
 
-    client.send({ case: 'goingOffline' });
+    client.send({ goingOffline: {} });
     expect(
       await eventually(
         () => presenceOf(mac.computerUserId),
@@ -158,7 +158,7 @@ describe('GET /macos-app/channel', () => {
 
     await server.app.push.toComputerUsers([mac.computerUserId], { case: 'userDeleted' });
 
-    expect(await client.next()).toEqual({ case: 'userDeleted' });
+    expect(await client.next()).toEqual({ userDeleted: {} });
     expect((await client.closed).code).toBe(4999);
   });
 
@@ -167,7 +167,7 @@ describe('GET /macos-app/channel', () => {
     const client = await open(baseUrl, mac.token);
     await server.db.deleteFrom('computer_users').where('id', '=', mac.computerUserId).execute();
 
-    client.send({ case: 'heartbeat' });
+    client.send({ heartbeat: {} });
 
     expect((await client.closed).code).toBe(4999);
   });
@@ -179,7 +179,7 @@ describe('GET /macos-app/channel', () => {
     const active = await open(baseUrl, lively.token);
 
     server.clock.advance(60_000);
-    active.send({ case: 'heartbeat' });
+    active.send({ heartbeat: {} });
     await eventually(
       () => presenceOf(lively.computerUserId),
       (value) => value !== undefined,
@@ -206,7 +206,7 @@ describe.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))(
       });
       try {
         await otherInstance.push.toChildren([mac.childId], { case: 'userUpdated' });
-        expect(await client.next()).toEqual({ case: 'userUpdated' });
+        expect(await client.next()).toEqual({ userUpdated: {} });
       } finally {
         await otherInstance.close();
         client.socket.close();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { macosAppOperationNames } from '@keyward/contract/device';
 import type { SharedKey } from '@keyward/contract/shared';
+import { toSwiftIsoDate, toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addMs, DAY, fromDbBool, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
 import type { SubscriptionStatus } from '../src/db/schema.ts';
@@ -46,7 +47,7 @@ describe('CheckIn_v2', () => {
       appVersion: '2.5.0',
       filterVersion: '2.5.1',
       osVersion: '15.0.1',
-      isAdmin: true,
+      userIsAdmin: true,
     });
     expect(first.status).toBe(200);
     // absent values never overwrite
@@ -92,8 +93,16 @@ describe('CheckIn_v2', () => {
     const result = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '2.4.0' });
 
     expect(result.status).toBe(200);
+    const connected = await server.db
+      .selectFrom('computer_users')
+      .select('created_at')
+      .where('id', '=', mac.computerUserId)
+      .executeTakeFirstOrThrow();
     expect(result.body.userData).toEqual({
       id: mac.childId,
+      token: mac.token,
+      deviceId: mac.computerUserId,
+      connectedAt: toSwiftIsoDate(connected.created_at),
       name: 'Sam B',
       keyloggingEnabled: true,
       screenshotsEnabled: true,
@@ -103,7 +112,7 @@ describe('CheckIn_v2', () => {
       blockedApps: [{ id: blockedId, identifier: 'Roblox', schedule: AFTER_SCHOOL }],
     });
     expect(result.body.updateReleaseChannel).toBe('beta');
-    expect(result.body.trustedTime).toBe(server.clock.now().toISOString());
+    expect(result.body.trustedTime).toBe(server.clock.now().getTime() / 1000);
     expect(result.body.resolvedUnlockRequests).toBeUndefined();
     expect(result.body.resolvedFilterSuspension).toBeUndefined();
   });
@@ -210,16 +219,18 @@ describe('CheckIn_v2', () => {
       .execute();
 
     const stable = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '8.9.0' });
+    // nagging and the forced update count from the EARLIEST newer release (9.0.0, pace 10)
     expect(stable.body.latestRelease).toEqual({
       semver: '9.1.0',
-      channel: 'stable',
-      releasedOn: releaseDate(2),
-      nagOn: toDbTime(addMs(server.clock.now(), 6 * DAY)),
-      requireOn: toDbTime(addMs(server.clock.now(), 16 * DAY)),
+      pace: {
+        nagOn: toSwiftIsoDate(addMs(server.clock.now(), 6 * DAY)),
+        requireOn: toSwiftIsoDate(addMs(server.clock.now(), 16 * DAY)),
+      },
     });
 
+    // up to date: the app is told its own version (the field is required), no pace
     const upToDate = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '9.1.0' });
-    expect(upToDate.body.latestRelease).toBeUndefined();
+    expect(upToDate.body.latestRelease).toEqual({ semver: '9.1.0' });
 
     await server.db
       .updateTable('computers')
@@ -227,7 +238,7 @@ describe('CheckIn_v2', () => {
       .where('serial_number', '=', mac.mac.serialNumber)
       .execute();
     const beta = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '9.1.0' });
-    expect(beta.body.latestRelease).toMatchObject({ semver: '9.2.0', channel: 'beta' });
+    expect(beta.body.latestRelease).toMatchObject({ semver: '9.2.0' });
     await server.db.deleteFrom('releases').execute();
   });
 
@@ -300,7 +311,12 @@ describe('CheckIn_v2', () => {
     );
     expect(result.body.resolvedFilterSuspension).toEqual({
       id: suspension.id,
-      decision: { case: 'accepted', durationInSeconds: 600, extraMonitoring: '@60+k' },
+      decision: {
+        accepted: {
+          duration: 600,
+          extraMonitoring: { addKeyloggingAndSetScreenshotFreq: { _0: 60 } },
+        },
+      },
       comment: 'one episode',
     });
 
@@ -357,7 +373,8 @@ describe('TrustedTime and LogSecurityEvent', () => {
   test('TrustedTime needs no token and answers the server time', async () => {
     const result = await server.call('TrustedTime', undefined, { namespace: 'macos-app' });
     expect(result.status).toBe(200);
-    expect(result.body).toBe(server.clock.now().toISOString());
+    // seconds since 1970, a number (the app reads a Swift Double)
+    expect(result.body).toBe(server.clock.now().getTime() / 1000);
   });
 
   test('a security event is stored for a computer user of the same parent, dropped otherwise', async () => {
@@ -441,27 +458,29 @@ describe('Heartbeat and presence', () => {
 
     expect(await statusNow()).toEqual({ case: 'offline' });
     const sent = await deviceCall(server, 'Heartbeat', mac.token, {
-      case: 'currentFilterState_v2',
-      state: { case: 'suspended', resuming },
+      currentFilterState_v2: { _0: { suspended: { resuming: toSwiftReferenceSeconds(resuming) } } },
     });
     expect(sent.body).toEqual({ success: true });
     expect(await statusNow()).toEqual({ case: 'filterSuspended', resuming });
     expect((await presence())?.last_seen_at).toBe(server.clock.now().toISOString());
 
     server.clock.advance(90_000);
-    await deviceCall(server, 'Heartbeat', mac.token, { case: 'heartbeat' });
+    await deviceCall(server, 'Heartbeat', mac.token, { heartbeat: {} });
     expect((await presence())?.last_seen_at).toBe(server.clock.now().toISOString());
     server.clock.advance(99_000);
     expect(await statusNow()).toEqual({ case: 'filterSuspended', resuming });
     server.clock.advance(1_000);
     expect(await statusNow()).toEqual({ case: 'offline' });
 
-    await deviceCall(server, 'Heartbeat', mac.token, {
-      case: 'currentFilterState_v2',
-      state: { case: 'on' },
-    });
+    await deviceCall(server, 'Heartbeat', mac.token, { currentFilterState_v2: { _0: { on: {} } } });
     expect(await statusNow()).toEqual({ case: 'filterOn' });
-    await deviceCall(server, 'Heartbeat', mac.token, { case: 'goingOffline' });
+    // the app's deprecated form (before 2.7.0): the state without its time
+    await deviceCall(server, 'Heartbeat', mac.token, { currentFilterState: { _0: 'off' } });
+    expect(await statusNow()).toEqual({ case: 'filterOff' });
+    // Swift's synthesized coding has exactly one key: the server's old `case` form is refused
+    const oldForm = await deviceCall(server, 'Heartbeat', mac.token, { case: 'heartbeat' });
+    expect(oldForm.status).toBe(400);
+    await deviceCall(server, 'Heartbeat', mac.token, { goingOffline: {} });
     expect(await presence()).toBeUndefined();
   });
 
@@ -479,8 +498,7 @@ describe('Heartbeat and presence', () => {
 
     expect(await deviceStatus()).toEqual({ case: 'offline' });
     await deviceCall(server, 'Heartbeat', mac.token, {
-      case: 'currentFilterState_v2',
-      state: { case: 'off' },
+      currentFilterState_v2: { _0: { off: {} } },
     });
     expect(await deviceStatus()).toEqual({ case: 'filterOff' });
     server.clock.advance(100_000);
@@ -488,7 +506,7 @@ describe('Heartbeat and presence', () => {
   });
 
   test('Heartbeat needs a valid token', async () => {
-    const result = await deviceCall(server, 'Heartbeat', newToken(), { case: 'heartbeat' });
+    const result = await deviceCall(server, 'Heartbeat', newToken(), { heartbeat: {} });
     expect(result.status).toBe(401);
   });
 
@@ -497,10 +515,7 @@ describe('Heartbeat and presence', () => {
     const mac = await connectedMac(server, parent.adminId);
     const otherChild = await addChild(server, parent.adminId);
     const other = await connectedMac(server, parent.adminId, { childId: otherChild });
-    await deviceCall(server, 'Heartbeat', mac.token, {
-      case: 'currentFilterState_v2',
-      state: { case: 'on' },
-    });
+    await deviceCall(server, 'Heartbeat', mac.token, { currentFilterState_v2: { _0: { on: {} } } });
     const rows = await server.db
       .selectFrom('device_presence')
       .select('computer_user_id')

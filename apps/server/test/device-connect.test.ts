@@ -1,3 +1,4 @@
+import { toSwiftIsoDate } from '@keyward/contract/swift';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DAY, fromDbBool, fromDbInt, MINUTE } from '../src/db/values.ts';
 import { hashToken } from '../src/services/tokens.ts';
@@ -59,7 +60,7 @@ describe('ConnectUser', () => {
       ],
       token: expect.stringMatching(/^[0-9a-f-]{36}$/),
       deviceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      connectedAt: server.clock.now().toISOString(),
+      connectedAt: toSwiftIsoDate(server.clock.now()),
     });
 
     const computer = await computerBySerial(mac.serialNumber);

@@ -20,8 +20,8 @@ afterAll(async () => server.close());
 
 function open(token: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${baseUrl}/macos-app/channel`, {
-      headers: { 'X-UserToken': token },
+    const socket = new WebSocket(`${baseUrl}/app-websocket`, {
+      headers: { Authorization: `Bearer ${token}` },
     });
     socket.on('open', () => resolve(socket));
     socket.on('error', reject);
@@ -67,7 +67,7 @@ describe('coalesced heartbeats', () => {
     const group = await macs(8);
     const sockets = await Promise.all(group.map((mac) => open(mac.token)));
     const heardAt = server.clock.now().toISOString();
-    for (const socket of sockets) socket.send(JSON.stringify({ case: 'heartbeat' }));
+    for (const socket of sockets) socket.send(JSON.stringify({ heartbeat: {} }));
     await noted(
       group.map((mac) => mac.computerUserId),
       heardAt,
@@ -87,7 +87,7 @@ describe('coalesced heartbeats', () => {
     const [mac] = await macs(1);
     const socket = await open(mac!.token);
     server.clock.advance(1000);
-    socket.send(JSON.stringify({ case: 'heartbeat' }));
+    socket.send(JSON.stringify({ heartbeat: {} }));
     const started = Date.now();
     await eventually(async () => (await presence([mac!.computerUserId])).length === 1);
     expect(Date.now() - started).toBeLessThan(PRESENCE_FLUSH_MS + 1000);
@@ -100,10 +100,10 @@ describe('coalesced heartbeats', () => {
   test('a heartbeat keeps the filter state reported before it', async () => {
     const [mac] = await macs(1);
     const socket = await open(mac!.token);
-    socket.send(JSON.stringify({ case: 'currentFilterState_v2', state: { case: 'on' } }));
+    socket.send(JSON.stringify({ currentFilterState_v2: { _0: { on: {} } } }));
     await eventually(async () => (await presence([mac!.computerUserId])).length === 1);
     server.clock.advance(90_000);
-    socket.send(JSON.stringify({ case: 'heartbeat' }));
+    socket.send(JSON.stringify({ heartbeat: {} }));
     await noted([mac!.computerUserId], server.clock.now().toISOString());
     await server.app.deviceChannel.flushPresence();
     const [row] = await presence([mac!.computerUserId]);
@@ -116,8 +116,8 @@ describe('coalesced heartbeats', () => {
     const group = await macs(3);
     const sockets = await Promise.all(group.map((mac) => open(mac.token)));
     for (const socket of sockets) {
-      socket.send(JSON.stringify({ case: 'heartbeat' }));
-      socket.send(JSON.stringify({ case: 'goingOffline' }));
+      socket.send(JSON.stringify({ heartbeat: {} }));
+      socket.send(JSON.stringify({ goingOffline: {} }));
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     await server.app.deviceChannel.flushPresence();
@@ -130,11 +130,11 @@ describe('coalesced heartbeats', () => {
   test('a Mac heartbeating every 90 s is never offline; 100 s after its last heartbeat it is', async () => {
     const [mac] = await macs(1);
     const socket = await open(mac!.token);
-    socket.send(JSON.stringify({ case: 'currentFilterState_v2', state: { case: 'on' } }));
+    socket.send(JSON.stringify({ currentFilterState_v2: { _0: { on: {} } } }));
     await eventually(async () => (await presence([mac!.computerUserId])).length === 1);
     for (let beat = 0; beat < 3; beat++) {
       server.clock.advance(90_000);
-      socket.send(JSON.stringify({ case: 'heartbeat' }));
+      socket.send(JSON.stringify({ heartbeat: {} }));
       await noted([mac!.computerUserId], server.clock.now().toISOString());
       // The write lands up to PRESENCE_FLUSH_MS later: still online then.
       server.clock.advance(PRESENCE_FLUSH_MS);

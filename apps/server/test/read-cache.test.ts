@@ -279,7 +279,9 @@ describe('CheckIn_v2', () => {
     expect(cache().hits).toBe(hits + 1);
     // the trusted time is each request's own
     expect(second.trustedTime).not.toBe(first.trustedTime);
-    expect({ ...second, trustedTime: '' }).toEqual({ ...first, trustedTime: '' });
+    expect({ ...second, trustedTime: 0 }).toEqual({ ...first, trustedTime: 0 });
+    // the kept part does not hold the token: each request's own is added to userData
+    expect(second.userData.token).toBe(mac.token);
     expect(second.keychains[0].keys).toHaveLength(1);
 
     // a save from the dashboard
@@ -315,7 +317,7 @@ describe('CheckIn_v2', () => {
       .execute();
     expect((await checkIn()).latestRelease?.semver).toBe('99.0.0');
     await server.db.deleteFrom('releases').where('semver', '=', '99.0.0').execute();
-    expect((await checkIn()).latestRelease).toBeUndefined();
+    expect((await checkIn()).latestRelease).toEqual({ semver: '2.4.0' });
   });
 
   test('gzip is built from the kept part and the request fields, and decodes to the JSON', async () => {
@@ -340,7 +342,8 @@ describe('CheckIn_v2', () => {
     const response = await call();
     expect(response.headers['content-encoding']).toBe('gzip');
     const body = JSON.parse(gunzipSync(response.rawPayload).toString());
-    expect(body.trustedTime).toBe(server.clock.now().toISOString());
+    expect(body.trustedTime).toBe(server.clock.now().getTime() / 1000);
+    expect(body.userData.token).toBe(mac.token);
     expect(body.resolvedUnlockRequests).toEqual([]);
     expect(body.keychains[0].keys).toHaveLength(30);
   });

@@ -315,7 +315,12 @@ describe('CheckIn_v2 resolutions', () => {
     // the extra monitoring the parent chose reaches the Mac with the decision
     expect(after.body.resolvedFilterSuspension).toEqual({
       id: suspension.body,
-      decision: { case: 'accepted', durationInSeconds: 1200, extraMonitoring: '@60+k' },
+      decision: {
+        accepted: {
+          duration: 1200,
+          extraMonitoring: { addKeyloggingAndSetScreenshotFreq: { _0: 60 } },
+        },
+      },
     });
 
     // another Mac asking about these ids learns nothing

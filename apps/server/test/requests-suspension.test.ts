@@ -133,7 +133,12 @@ describe('DecideFilterSuspensionRequest', () => {
       {
         case: 'filterSuspensionRequestDecided_v2',
         id,
-        decision: { case: 'accepted', durationInSeconds: 1200, extraMonitoring: '@30+k' },
+        decision: {
+          accepted: {
+            duration: 1200,
+            extraMonitoring: { addKeyloggingAndSetScreenshotFreq: { _0: 30 } },
+          },
+        },
         comment: 'be good',
       },
     ]);
@@ -161,7 +166,7 @@ describe('DecideFilterSuspensionRequest', () => {
       {
         case: 'filterSuspensionRequestDecided_v2',
         id,
-        decision: { case: 'accepted', durationInSeconds: 60 },
+        decision: { accepted: { duration: 60 } },
       },
     ]);
     expect(await requestRow(id)).toMatchObject({ duration: 60, extra_monitoring: null });
@@ -177,7 +182,7 @@ describe('DecideFilterSuspensionRequest', () => {
       {
         case: 'filterSuspensionRequestDecided_v2',
         id,
-        decision: { case: 'rejected' },
+        decision: { rejected: {} },
         comment: 'not now',
       },
     ]);
@@ -301,7 +306,7 @@ describe('DecideFilterSuspensionRequest', () => {
     });
     expect(checkIn.body.resolvedFilterSuspension).toEqual({
       id,
-      decision: { case: 'accepted', durationInSeconds: 900, extraMonitoring: '@60' },
+      decision: { accepted: { duration: 900, extraMonitoring: { setScreenshotFreq: { _0: 60 } } } },
     });
   });
 });

@@ -14,11 +14,12 @@ export default deviceResolver('CheckIn_v2', async (input, ctx) => {
   await recordCheckIn(ctx, input);
 
   // issue 11: everything but the token, the trusted time and the decided requests is the same for
-  // every check-in of this Mac, channel and app version until the family's data (or the releases)
+  // every check-in of this child's Mac, channel and app version until the family's data (or the releases)
   // change or a key expires: it is kept serialized in the read cache (pairql/read-cache.ts)
   const channel = computer.appReleaseChannel;
   const cache = readCacheOf(ctx.db);
-  const key = `CheckIn_v2\n${ctx.computerUserId}\n${channel}\n${input.appVersion}`;
+  // (a re-pointed Mac's old token still speaks for the old child during its grace period)
+  const key = `CheckIn_v2\n${ctx.childId}\n${ctx.computerUserId}\n${channel}\n${input.appVersion}`;
   const version =
     computer.familyVersion === undefined || computer.sharedVersion === undefined
       ? undefined
