@@ -14,7 +14,14 @@ import {
   SuccessOutput,
   Uuid,
 } from './shared.ts';
-import { SwiftDateInput, SwiftIsoDate, swiftBareCase, swiftCase } from './swift.ts';
+import {
+  SwiftDateInput,
+  SwiftIsoDate,
+  swiftBareCase,
+  swiftCase,
+  swiftCaseName,
+  toSwiftReferenceSeconds,
+} from './swift.ts';
 
 // The Mac device API: `POST /pairql/macos-app/{Op}` with `X-UserToken`, and the push channel
 // `GET /app-websocket` (Authorization: Bearer <token>), exactly as the reference's Mac app speaks
@@ -81,6 +88,16 @@ export const AppToServerMessage = z.union([
   swiftBareCase('heartbeat').transform((): DeviceMessage => ({ case: 'heartbeat' })),
 ]);
 
+/** A DeviceMessage as the app sends it (`{"currentFilterState_v2": {"_0": {"on": {}}}}`). */
+export function toAppToServerMessage(message: DeviceMessage): z.input<typeof AppToServerMessage> {
+  if (message.case !== 'currentFilterState_v2') return { [message.case]: {} } as never;
+  const { case: state, ...times } = message.state;
+  const values = Object.fromEntries(
+    Object.entries(times).map(([name, date]) => [name, toSwiftReferenceSeconds(date as string)]),
+  );
+  return { currentFilterState_v2: { _0: { [state]: values } } } as never;
+}
+
 /** A decided unlock request as the Mac sees it (push message payload and check-in). */
 export const ResolvedUnlockRequest = z.object({
   id: Uuid,
@@ -127,6 +144,12 @@ export type ServerMessage =
   | { case: 'currentFilterStateRequested' }
   | ({ case: 'unlockRequestUpdated_v2' } & ResolvedUnlockRequest)
   | ({ case: 'filterSuspensionRequestDecided_v2' } & ResolvedFilterSuspension);
+
+/** A push message from the wire back to the server's form (`{case, …values}`). */
+export function fromServerToAppMessage(message: ServerToAppMessage): ServerMessage {
+  const name = swiftCaseName(message);
+  return { case: name, ...(message as Record<string, object>)[name] } as ServerMessage;
+}
 
 /** The synthesized wire form of a push message: `{"userUpdated": {}}`, `{"unlockRequestUpdated_v2": {id, …}}`. */
 export function toServerToAppMessage(message: ServerMessage): ServerToAppMessage {
