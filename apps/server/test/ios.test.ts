@@ -255,6 +255,28 @@ describe('ConnectedRules and the parent’s settings', () => {
     }
   });
 
+  test('the app’s own bytes: upper-case UUIDs in the body and in X-DeviceToken', async () => {
+    const { token, device } = await connectIpad(alice.adminId);
+    const raw = `{"vendorId":"${device.vendorId.toUpperCase()}","deviceType":"iPhone","appVersion":"1.5.0","iosVersion":"18.1"}`;
+    const result = await server.call('ConnectedRules', undefined, {
+      namespace: 'ios-app',
+      token: token.toUpperCase(),
+      rawBody: raw,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body.webPolicy).toEqual({ blockAll: {} });
+    const stored = await server.db
+      .selectFrom('ios_devices')
+      .select(['vendor_id', 'device_type', 'ios_version'])
+      .where('vendor_id', '=', device.vendorId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({
+      vendor_id: device.vendorId,
+      device_type: 'iPhone',
+      ios_version: '18.1',
+    });
+  });
+
   test('an unknown block group or a bad domain changes nothing', async () => {
     const { deviceId } = await connectIpad(alice.adminId);
     for (const input of [
