@@ -1,10 +1,14 @@
 import { macosApp, type MacosAppInput, type MacosAppOperation } from '@keyward/contract/device';
 import { APP_TAGS } from '@keyward/contract/constants';
 import { ServerPqlError } from '@keyward/contract/errors';
+import { macApp } from '@keyward/contract/swift-apps';
+import { type AnyType, decodeSwift, SwiftDecodingError } from '@keyward/contract/swift-codable';
 import type { z } from 'zod';
 
-// Typed client of the Mac device API (`POST /pairql/macos-app/{Op}`, server-behaviour §4).
-// Every success body is validated against the contract, so a drifting server fails loudly here.
+// Typed client of the Mac device API (`POST /pairql/macos-app/{Op}`), sending what the Mac app
+// sends (the token upper case, as Swift prints a UUID; the body as its JSONEncoder writes it).
+// Every success body is read as the app reads it (the Swift oracle, swift-apps.ts) and validated
+// against the contract, so an answer the real app could not decode fails here too.
 
 export type DeviceOutput<Op extends MacosAppOperation> = z.output<(typeof macosApp)[Op]['output']>;
 
@@ -57,6 +61,8 @@ export async function postOperation(call: {
   body: string | undefined;
   signal: AbortSignal | undefined;
   output: z.ZodType;
+  /** the answer's type as the Swift app decodes it: a mismatch fails like the app's decode */
+  swiftOutput?: AnyType;
 }): Promise<{ output: unknown; json: unknown }> {
   const { op } = call;
   let response: Response;
@@ -97,6 +103,16 @@ export async function postOperation(call: {
       response.status,
     );
   }
+  if (call.swiftOutput) {
+    try {
+      decodeSwift(call.swiftOutput, json);
+    } catch (error) {
+      if (!(error instanceof SwiftDecodingError)) throw error;
+      throw new DeviceApiError(
+        `${op}: the app could not decode the server's answer (${error.message})`,
+      );
+    }
+  }
   const parsed = call.output.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues
@@ -119,7 +135,7 @@ export function createDeviceClient(options: DeviceClientOptions) {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (def.auth === 'device') {
       if (!options.token) throw new DeviceApiError(`${op} needs a connected computer`);
-      headers['X-UserToken'] = options.token;
+      headers['X-UserToken'] = options.token.toUpperCase();
     }
     const { output, json } = await postOperation({
       op,
@@ -129,6 +145,7 @@ export function createDeviceClient(options: DeviceClientOptions) {
       body: def.input === null ? undefined : JSON.stringify(input),
       signal: options.signal,
       output: def.output,
+      swiftOutput: op in macApp ? macApp[op as keyof typeof macApp].output : undefined,
     });
     return { output: output as DeviceOutput<Op>, json };
   }

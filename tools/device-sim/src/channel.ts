@@ -1,8 +1,10 @@
-import type { DeviceMessage } from '@keyward/contract/device';
+import { type DeviceMessage, toAppToServerMessage } from '@keyward/contract/device';
+import { MAC_WEBSOCKET_PATH } from '@keyward/contract/swift-apps';
 import WebSocket from 'ws';
 
-// The push channel `GET /macos-app/channel` (server-behaviour §4.4), as a WebSocket carrying JSON
-// text frames: DeviceMessage up, ServerMessage down.
+// The push channel as the Mac app opens it: `GET /app-websocket` with `Authorization: Bearer
+// <token>`, JSON text frames in the app's synthesized coding (`{"goingOffline": {}}` up,
+// `{"userUpdated": {}}` down), and a WebSocket ping as the heartbeat.
 
 /** Close code the server uses when the token is revoked while the socket is open (§2.8). */
 export const CONNECTION_REMOVED_CLOSE_CODE = 4999;
@@ -17,12 +19,14 @@ export interface Channel {
   opened: Promise<boolean>;
   ended: Promise<ChannelEnd>;
   send(message: DeviceMessage): void;
+  /** the app's heartbeat: a WebSocket ping */
+  ping(): void;
   /** ends with `stopped` */
   stop(): void;
 }
 
 export function channelUrl(serverUrl: string): string {
-  const url = new URL(`${serverUrl.replace(/\/+$/, '')}/macos-app/channel`);
+  const url = new URL(`${serverUrl.replace(/\/+$/, '')}${MAC_WEBSOCKET_PATH}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.toString();
 }
@@ -33,7 +37,7 @@ export function openChannel(options: {
   onText(text: string): void;
 }): Channel {
   const socket = new WebSocket(channelUrl(options.serverUrl), {
-    headers: { 'X-UserToken': options.token },
+    headers: { Authorization: `Bearer ${options.token.toUpperCase()}` },
   });
   let isStopping = false;
   let settle: (end: ChannelEnd) => void = () => {};
@@ -81,7 +85,12 @@ export function openChannel(options: {
     opened,
     ended,
     send(message) {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      if (socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify(toAppToServerMessage(message)));
+      }
+    },
+    ping() {
+      if (socket.readyState === WebSocket.OPEN) socket.ping();
     },
     stop() {
       isStopping = true;

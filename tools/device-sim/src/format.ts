@@ -60,7 +60,7 @@ export function formatSchedule(schedule: RuleSchedule): string {
   return schedule.mode === 'active' ? `only ${when}` : `except ${when}`;
 }
 
-export function formatBlockedApp(app: BlockedApp): string {
+export function formatBlockedApp(app: Pick<BlockedApp, 'identifier' | 'schedule'>): string {
   return app.schedule
     ? `${app.identifier} (${formatSchedule(app.schedule)})`
     : `${app.identifier} (always)`;
@@ -70,11 +70,14 @@ function onOff(value: boolean): string {
   return value ? 'on' : 'off';
 }
 
-export function formatUserData(userData: UserData): string[] {
+/** The child's settings of the app's UserData (without the Mac's own token, id and time). */
+export type ChildSettings = Omit<UserData, 'token' | 'deviceId' | 'connectedAt'>;
+
+export function formatUserData(userData: ChildSettings): string[] {
   const screenshots = userData.screenshotsEnabled
     ? `on, every ${userData.screenshotFrequency} s, ${userData.screenshotSize} px wide`
     : 'off';
-  const blocked = userData.blockedApps.length
+  const blocked = userData.blockedApps?.length
     ? userData.blockedApps.map((app) => `  - ${formatBlockedApp(app)}`)
     : ['  (none)'];
   return [
@@ -87,13 +90,12 @@ export function formatUserData(userData: UserData): string[] {
   ];
 }
 
-export function formatRelease(release: LatestRelease | undefined): string {
-  if (!release) return 'Latest release: this Mac is up to date';
-  const parts = [`${release.semver} (${release.channel}, released ${release.releasedOn})`];
-  if (release.nagOn) parts.push(`nag from ${release.nagOn}`);
-  if (release.requireOn) parts.push(`required from ${release.requireOn}`);
-  if (release.downloadUrl) parts.push(release.downloadUrl);
-  return `Latest release: ${parts.join(', ')}`;
+/** The server names the Mac's own version, without a pace, when it is up to date. */
+export function formatRelease(release: LatestRelease): string {
+  if (!release.pace) {
+    return `Latest release: ${release.semver} (this Mac is up to date)`;
+  }
+  return `Latest release: ${release.semver}, nag from ${release.pace.nagOn}, required from ${release.pace.requireOn}`;
 }
 
 export function formatCheckIn(checkIn: CheckInOutput): string[] {
@@ -117,7 +119,7 @@ export function formatCheckIn(checkIn: CheckInOutput): string[] {
   for (const request of checkIn.resolvedUnlockRequests ?? []) {
     lines.push(`Unlock request ${request.id} ${request.status}: ${request.target}`);
   }
-  lines.push(`Server time: ${checkIn.trustedTime}`);
+  lines.push(`Server time: ${new Date(checkIn.trustedTime * 1000).toISOString()}`);
   return lines;
 }
 
@@ -152,7 +154,7 @@ export function formatPush(message: ServerMessage | unknown): string {
 export type Settings = Record<string, string>;
 
 export function settingsOf(
-  userData: UserData,
+  userData: ChildSettings,
   checkIn?: Pick<CheckInOutput, 'keychains' | 'adminAccountStatus'>,
 ): Settings {
   const settings: Settings = {
@@ -162,7 +164,7 @@ export function settingsOf(
     screenshotFrequency: String(userData.screenshotFrequency),
     screenshotSize: String(userData.screenshotSize),
     downtime: userData.downtime ? formatWindow(userData.downtime) : 'none',
-    blockedApps: userData.blockedApps.length
+    blockedApps: userData.blockedApps?.length
       ? userData.blockedApps.map(formatBlockedApp).join(', ')
       : 'none',
   };

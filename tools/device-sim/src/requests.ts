@@ -1,6 +1,10 @@
 import { isIP } from 'node:net';
-import type { ResolvedFilterSuspension, ResolvedUnlockRequest } from '@keyward/contract/device';
-import { describeExtraMonitoringKey } from '@keyward/domain/extra-monitoring';
+import type {
+  ResolvedFilterSuspension,
+  ResolvedUnlockRequest,
+  WireExtraMonitoring,
+} from '@keyward/contract/device';
+import { describeExtraMonitoringKey, extraMonitoringKey } from '@keyward/domain/extra-monitoring';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { UsageError } from './args.ts';
 import type { AskedRequests, AskedSuspension, AskedUnlock, DeviceState } from './state.ts';
@@ -61,14 +65,26 @@ export function formatUnlockDecision(
 export function formatSuspensionDecision(
   decided: Pick<ResolvedFilterSuspension, 'decision' | 'comment'>,
 ): string {
-  if (decided.decision.case === 'rejected') {
+  if ('rejected' in decided.decision) {
     return `suspension request rejected${quoted(decided.comment)}`;
   }
-  const { durationInSeconds, extraMonitoring } = decided.decision;
+  const { duration, extraMonitoring } = decided.decision.accepted;
   const extra = extraMonitoring
-    ? ` (extra monitoring: ${describeExtraMonitoringKey(extraMonitoring)})`
+    ? ` (extra monitoring: ${describeExtraMonitoringKey(extraMonitoringKey(extraMonitoringOf(extraMonitoring)))})`
     : '';
-  return `suspension request accepted: ${suspensionDurationLabel(durationInSeconds)}${extra}${quoted(decided.comment)}`;
+  return `suspension request accepted: ${suspensionDurationLabel(duration)}${extra}${quoted(decided.comment)}`;
+}
+
+/** The app's ExtraMonitoring in the domain's terms. */
+function extraMonitoringOf(extra: WireExtraMonitoring) {
+  if ('addKeylogging' in extra) return { addsKeylogging: true };
+  if ('setScreenshotFreq' in extra) {
+    return { addsKeylogging: false, screenshotsFrequency: extra.setScreenshotFreq._0 };
+  }
+  return {
+    addsKeylogging: true,
+    screenshotsFrequency: extra.addKeyloggingAndSetScreenshotFreq._0,
+  };
 }
 
 export function emptyRequests(): AskedRequests {

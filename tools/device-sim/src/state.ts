@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FilterState } from '@keyward/contract/device';
-import { FilterSuspensionDecision, RequestStatus } from '@keyward/contract/shared';
+import { FilterState, WireSuspensionDecision } from '@keyward/contract/device';
+import { RequestStatus } from '@keyward/contract/shared';
 import { z } from 'zod';
 
 // The simulated Mac's memory between commands. Not a wire shape: only this tool reads it.
@@ -43,8 +43,8 @@ export const AskedSuspension = z.object({
   id: z.string(),
   durationSeconds: z.number(),
   askedAt: z.string(),
-  /** absent while the parent has not decided */
-  decision: FilterSuspensionDecision.optional(),
+  /** absent while the parent has not decided; as the app heard it */
+  decision: WireSuspensionDecision.optional(),
   comment: z.string().optional(),
 });
 export type AskedSuspension = z.infer<typeof AskedSuspension>;

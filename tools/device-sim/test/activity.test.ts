@@ -1,3 +1,4 @@
+import { fromSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -30,7 +31,10 @@ describe('planDay and dayWindow', () => {
     expect(new Set(plan.lines.map((line) => line.appName)).size).toBeGreaterThanOrEqual(5);
     const all = [
       ...plan.screenshots.map((shot) => ({ at: shot.at, s: shot.filterSuspended })),
-      ...plan.lines.map((line) => ({ at: new Date(line.time), s: line.filterSuspended })),
+      ...plan.lines.map((line) => ({
+        at: fromSwiftReferenceSeconds(line.time),
+        s: line.filterSuspended,
+      })),
     ];
     expect(all.every(({ at }) => at >= start && at <= end)).toBe(true);
     expect(all.filter(({ s }) => s).length).toBeGreaterThan(0);
@@ -83,7 +87,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort();
   serverUrl = `http://127.0.0.1:${port}`;
-  server = await createTestServer({ env: { DASHBOARD_URL: serverUrl } });
+  server = await createTestServer({ env: { DASHBOARD_URL: serverUrl, PUBLIC_URL: serverUrl } });
   await server.app.listen({ host: '127.0.0.1', port });
   parentToken = (await server.signUpVerifiedParent()).token;
 });

@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeviceMessage, UserData } from '@keyward/contract/device';
+import type { UserData } from '@keyward/contract/device';
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { loadState } from '../src/state.ts';
 import { CHILD_ID, checkInOutput, userData } from './fixtures.ts';
 import { SimulatedMac, waitFor } from './helpers.ts';
 
-// The CLI against a stand-in device server built from the contract's shapes. The same flows run
+// The CLI against a stand-in device server speaking the Mac app's wire (the contract's shapes). The same flows run
 // against the real server in integration.test.ts; this file pins the CLI's own behaviour
 // (printing, exit codes, channel handling) independently of it.
 
@@ -35,7 +36,8 @@ let settings: UserData;
 let isTokenRevoked: boolean;
 let isChannelRefused: boolean;
 const calls: { op: string; body: unknown; token: string | undefined }[] = [];
-const frames: DeviceMessage[] = [];
+/** text frames as the server received them, in the app's synthesized coding; `ping` for a ping */
+const frames: unknown[] = [];
 let channel: WebSocket | undefined;
 
 beforeAll(async () => {
@@ -45,7 +47,8 @@ beforeAll(async () => {
     request.on('end', () => {
       const op = request.url?.replace('/pairql/macos-app/', '') ?? '';
       const body = text ? JSON.parse(text) : undefined;
-      const token = request.headers['x-usertoken'] as string | undefined;
+      // the app sends the token as Swift prints a UUID: upper case
+      const token = (request.headers['x-usertoken'] as string | undefined)?.toLowerCase();
       calls.push({ op, body, token });
       const send = (status: number, json: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json' });
@@ -66,7 +69,7 @@ beforeAll(async () => {
           ...settings,
           token: TOKEN,
           deviceId: COMPUTER_USER_ID,
-          connectedAt: '2025-01-15T12:00:00.000Z',
+          connectedAt: '2025-01-15T12:00:00Z',
         });
       }
       if (token !== TOKEN || isTokenRevoked) {
@@ -83,8 +86,8 @@ beforeAll(async () => {
   sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (request, socket, head) => {
     if (
-      request.url !== '/macos-app/channel' ||
-      request.headers['x-usertoken'] !== TOKEN ||
+      request.url !== '/app-websocket' ||
+      request.headers.authorization !== `Bearer ${TOKEN.toUpperCase()}` ||
       isTokenRevoked ||
       isChannelRefused
     ) {
@@ -94,6 +97,7 @@ beforeAll(async () => {
     sockets.handleUpgrade(request, socket, head, (ws) => {
       channel = ws;
       ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+      ws.on('ping', () => frames.push('ping'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -156,7 +160,7 @@ describe('connect', () => {
     // reported right after connecting, with the new token, as the real app does
     expect(calls.at(-1)).toMatchObject({
       op: 'Heartbeat',
-      body: { case: 'currentFilterState_v2', state: { case: 'on' } },
+      body: { currentFilterState_v2: { _0: { on: {} } } },
     });
     expect(printed).toContain('Reported: filter on');
 
@@ -198,13 +202,16 @@ describe('after connecting', () => {
     expect(printed).toMatch(/Reported: filter suspended until /);
     const sent = calls.at(-1)!;
     expect(sent.op).toBe('Heartbeat');
-    const message = sent.body as { case: string; state: { case: string; resuming: string } };
-    expect(message.case).toBe('currentFilterState_v2');
-    expect(message.state.case).toBe('suspended');
-    const resumingIn = new Date(message.state.resuming).getTime() - before;
+    // the app's wire: a synthesized case, the date in seconds since 2001-01-01
+    const message = sent.body as {
+      currentFilterState_v2: { _0: { suspended: { resuming: number } } };
+    };
+    const { resuming } = message.currentFilterState_v2._0.suspended;
+    const resumingIn = (resuming - toSwiftReferenceSeconds(new Date(before))) * 1000;
     expect(resumingIn).toBeGreaterThanOrEqual(30 * 60_000 - 1000);
     expect(resumingIn).toBeLessThanOrEqual(30 * 60_000 + 5000);
-    expect((await loadState(mac.stateFile))?.filterState).toEqual(message.state);
+    const remembered = (await loadState(mac.stateFile))?.filterState;
+    expect(remembered?.case).toBe('suspended');
   });
 
   test('a revoked token says the connection was removed', async () => {
@@ -217,7 +224,7 @@ describe('after connecting', () => {
   test('disconnect goes offline and deletes the state file', async () => {
     const { code } = await mac.capture(['disconnect']);
     expect(code).toBe(0);
-    expect(calls.at(-1)).toMatchObject({ op: 'Heartbeat', body: { case: 'goingOffline' } });
+    expect(calls.at(-1)).toMatchObject({ op: 'Heartbeat', body: { goingOffline: {} } });
     expect(await loadState(mac.stateFile)).toBeUndefined();
     const again = await mac.capture(['checkin']);
     expect(again.code).toBe(1);
@@ -229,25 +236,26 @@ describe('after connecting', () => {
     const stop = new AbortController();
     const exited = mac.run(['online', '--heartbeat-seconds', '1'], stop.signal);
     await waitFor('the filter state', () => frames.length > 0);
-    expect(frames[0]).toEqual({ case: 'currentFilterState_v2', state: { case: 'off' } });
-    await waitFor('a heartbeat', () => frames.some((frame) => frame.case === 'heartbeat'), 5000);
+    expect(frames[0]).toEqual({ currentFilterState_v2: { _0: { off: {} } } });
+    // the app's heartbeat is a WebSocket ping
+    await waitFor('a heartbeat', () => frames.includes('ping'), 5000);
 
     settings = userData({ screenshotsEnabled: true, keyloggingEnabled: true });
-    channel!.send(JSON.stringify({ case: 'userUpdated' }));
+    channel!.send(JSON.stringify({ userUpdated: {} }));
     await waitFor('the change', () => mac.output.includes('screenshotsEnabled: false -> true'));
-    expect(mac.output).toContain('push: {"case":"userUpdated"}');
+    expect(mac.output).toContain('push: {"userUpdated":{}}');
     expect(mac.output).toContain('keyloggingEnabled: false -> true');
 
     stop.abort();
     expect(await exited).toBe(0);
-    expect(frames.at(-1)).toEqual({ case: 'goingOffline' });
+    expect(frames.filter((frame) => frame !== 'ping').at(-1)).toEqual({ goingOffline: {} });
   });
 
   test('online: the server closing with 4999 exits 2', async () => {
     const exited = mac.run(['online']);
     await waitFor('the channel', () => channel !== undefined && frames.length > 0);
     // connect reported the filter on, so going online reports it again first
-    expect(frames[0]).toEqual({ case: 'currentFilterState_v2', state: { case: 'on' } });
+    expect(frames[0]).toEqual({ currentFilterState_v2: { _0: { on: {} } } });
     channel!.close(4999, 'token revoked');
     expect(await exited).toBe(2);
     expect(mac.output).toContain("This computer's connection was removed.");

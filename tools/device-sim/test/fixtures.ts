@@ -19,9 +19,15 @@ export const WEEKDAY_MORNINGS: RuleSchedule = {
   window: { start: { hour: 8, minute: 0 }, end: { hour: 12, minute: 0 } },
 };
 
+export const TOKEN = '44444444-4444-4444-8444-444444444444';
+export const COMPUTER_USER_ID = '55555555-5555-4555-8555-555555555555';
+
 export function userData(overrides: Partial<UserData> = {}): UserData {
   return {
     id: CHILD_ID,
+    token: TOKEN,
+    deviceId: COMPUTER_USER_ID,
+    connectedAt: '2025-01-15T11:00:00Z',
     name: 'Ana',
     keyloggingEnabled: false,
     screenshotsEnabled: false,
@@ -35,12 +41,13 @@ export function userData(overrides: Partial<UserData> = {}): UserData {
 export function checkInOutput(overrides: Partial<CheckInOutput> = {}): CheckInOutput {
   return {
     adminAccountStatus: 'active',
-    appManifest: { apps: [] },
+    appManifest: { apps: {}, displayNames: {}, categories: {} },
     browsers: [],
     keychains: [],
+    latestRelease: { semver: '2.6.0' },
     updateReleaseChannel: 'stable',
     userData: userData(),
-    trustedTime: '2025-01-15T12:00:00.000Z',
+    trustedTime: Date.parse('2025-01-15T12:00:00.000Z') / 1000,
     ...overrides,
   };
 }

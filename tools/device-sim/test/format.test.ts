@@ -86,13 +86,18 @@ describe('formatCheckIn', () => {
             ],
           },
         ],
-        latestRelease: { semver: '2.7.0', channel: 'stable', releasedOn: '2025-01-01T00:00:00Z' },
+        latestRelease: {
+          semver: '2.7.0',
+          pace: { nagOn: '2025-01-08T00:00:00Z', requireOn: '2025-01-15T00:00:00Z' },
+        },
       }),
     );
     expect(lines[0]).toBe('Account status: needsAttention');
     expect(lines).toContain(`  - keychain ${KEYCHAIN_ID} (only weekdays 08:00-12:00), 1 key`);
     expect(lines).toContain('      khanacademy.org and its subdomains in web browsers');
-    expect(lines).toContain('Latest release: 2.7.0 (stable, released 2025-01-01T00:00:00Z)');
+    expect(lines).toContain(
+      'Latest release: 2.7.0, nag from 2025-01-08T00:00:00Z, required from 2025-01-15T00:00:00Z',
+    );
     expect(lines).toContain('Release channel: stable');
   });
 
@@ -100,7 +105,7 @@ describe('formatCheckIn', () => {
     const lines = formatCheckIn(checkInOutput());
     expect(lines).toContain('Keychains:');
     expect(lines[lines.indexOf('Keychains:') + 1]).toBe('  (none)');
-    expect(lines).toContain('Latest release: this Mac is up to date');
+    expect(lines).toContain('Latest release: 2.6.0 (this Mac is up to date)');
   });
 });
 

@@ -143,7 +143,7 @@ describe('a connected Mac', () => {
 
     await dashboard('SaveUser', childSettings(childId, { screenshotsEnabled: true }));
     await waitFor('the change', () => mac.output.includes('screenshotsEnabled: false -> true'));
-    expect(mac.output).toContain('push: {"case":"userUpdated"}');
+    expect(mac.output).toContain('push: {"userUpdated":{}}');
 
     stop.abort();
     expect(await exited).toBe(0);

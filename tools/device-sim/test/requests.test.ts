@@ -69,26 +69,30 @@ describe('decision lines', () => {
   });
 
   test.each<[Parameters<typeof formatSuspensionDecision>[0], string]>([
+    [{ decision: { accepted: { duration: 1200 } } }, 'suspension request accepted: 20 minutes'],
     [
-      { decision: { case: 'accepted', durationInSeconds: 1200 } },
-      'suspension request accepted: 20 minutes',
-    ],
-    [
-      { decision: { case: 'accepted', durationInSeconds: 1200, extraMonitoring: '@60+k' } },
+      {
+        decision: {
+          accepted: {
+            duration: 1200,
+            extraMonitoring: { addKeyloggingAndSetScreenshotFreq: { _0: 60 } },
+          },
+        },
+      },
       'suspension request accepted: 20 minutes (extra monitoring: screenshots every minute + keylogging)',
     ],
     [
       {
-        decision: { case: 'accepted', durationInSeconds: 5400, extraMonitoring: 'k' },
+        decision: { accepted: { duration: 5400, extraMonitoring: { addKeylogging: {} } } },
         comment: 'ok',
       },
       'suspension request accepted: 1 hour 30 minutes (extra monitoring: keylogging): "ok"',
     ],
     [
-      { decision: { case: 'rejected' }, comment: 'homework first' },
+      { decision: { rejected: {} }, comment: 'homework first' },
       'suspension request rejected: "homework first"',
     ],
-    [{ decision: { case: 'rejected' } }, 'suspension request rejected'],
+    [{ decision: { rejected: {} } }, 'suspension request rejected'],
   ])('suspension %j', (decided, line) => {
     expect(formatSuspensionDecision(decided)).toBe(line);
   });
@@ -125,7 +129,7 @@ function stateWithRequests(): DeviceState {
         },
       ],
       suspension: [
-        { id: 's1', durationSeconds: 600, askedAt: 'T0', decision: { case: 'rejected' } },
+        { id: 's1', durationSeconds: 600, askedAt: 'T0', decision: { rejected: {} } },
         { id: 's2', durationSeconds: 300, askedAt: 'T1' },
         { id: 's3', durationSeconds: 900, askedAt: 'T2' },
       ],
@@ -152,7 +156,7 @@ describe('the record of requests', () => {
     expect(recordUnlockDecision(state, decided)).toBeUndefined();
     expect(state.requests?.unlock[0]?.status).toBe('accepted');
 
-    const grant = { id: 's3', decision: { case: 'accepted' as const, durationInSeconds: 600 } };
+    const grant = { id: 's3', decision: { accepted: { duration: 600 } } };
     expect(recordSuspensionDecision(state, grant)).toBe('suspension request accepted: 10 minutes');
     expect(recordSuspensionDecision(state, grant)).toBeUndefined();
     expect(pendingIdsOf(state.requests)).toEqual({

@@ -1,3 +1,4 @@
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { readFile } from 'node:fs/promises';
 import { DeviceApiError } from '../api.ts';
 import { parseInteger, UsageError } from '../args.ts';
@@ -20,7 +21,7 @@ export async function uploadScreenshot(
     width: image.width,
     height: image.height,
     filterSuspended: options.filterSuspended,
-    createdAt: options.createdAt.toISOString(),
+    createdAt: toSwiftReferenceSeconds(options.createdAt),
   });
   let response: Response;
   try {
@@ -86,7 +87,7 @@ export async function type(ctx: CommandContext): Promise<ExitCode> {
       appName: app,
       line,
       filterSuspended: ctx.parsed.flags.has('suspended'),
-      time: ctx.now().toISOString(),
+      time: toSwiftReferenceSeconds(ctx.now()),
     },
   ]);
   ctx.print(`typed in ${app}: ${line}`);
@@ -124,7 +125,8 @@ const APPS = Object.keys(TYPING);
 
 export interface DayPlan {
   screenshots: { at: Date; filterSuspended: boolean }[];
-  lines: { appName: string; line: string; time: string; filterSuspended: boolean }[];
+  /** `time` in seconds since 2001-01-01, as the app sends a Date */
+  lines: { appName: string; line: string; time: number; filterSuspended: boolean }[];
 }
 
 /**
@@ -155,7 +157,7 @@ export function planDay(start: Date, end: Date, items: number): DayPlan {
     lines.push({
       appName,
       line: texts[i % texts.length]!,
-      time: new Date(Math.min(ms, end.getTime())).toISOString(),
+      time: toSwiftReferenceSeconds(new Date(Math.min(ms, end.getTime()))),
       filterSuspended: during(ms),
     });
   }

@@ -1,3 +1,4 @@
+import { toAppToServerMessage } from '@keyward/contract/device';
 import { createDeviceClient } from '../api.ts';
 import { type ParsedArgs, parseConnectionCode, parseInteger, serverUrlOf } from '../args.ts';
 import { formatUserData, settingsOf } from '../format.ts';
@@ -65,10 +66,10 @@ export async function connect(ctx: CommandContext): Promise<ExitCode> {
     settings: settingsOf(userData),
   };
   await saveState(ctx.stateFile, state);
-  await createDeviceClient({ serverUrl, token, signal: ctx.signal }).call('Heartbeat', {
-    case: 'currentFilterState_v2',
-    state: { case: 'on' },
-  });
+  await createDeviceClient({ serverUrl, token, signal: ctx.signal }).call(
+    'Heartbeat',
+    toAppToServerMessage({ case: 'currentFilterState_v2', state: { case: 'on' } }),
+  );
 
   ctx.print(
     `Connected to ${serverUrl}: this Mac (serial ${serialNumber}, macOS user ${facts.username} #${facts.numericId}) is now ${userData.name}'s computer.`,

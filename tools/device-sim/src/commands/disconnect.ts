@@ -1,3 +1,4 @@
+import { toAppToServerMessage } from '@keyward/contract/device';
 import { DeviceApiError, describeApiError } from '../api.ts';
 import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
 import { deleteState, isConnected, loadState } from '../state.ts';
@@ -8,7 +9,7 @@ export async function disconnect(ctx: CommandContext): Promise<ExitCode> {
   if (isConnected(saved)) {
     const { api } = await loadConnected(ctx);
     try {
-      await api.call('Heartbeat', { case: 'goingOffline' });
+      await api.call('Heartbeat', toAppToServerMessage({ case: 'goingOffline' }));
     } catch (error) {
       if (!(error instanceof DeviceApiError)) throw error;
       // Forgetting this Mac locally still makes sense when the server is unhappy or gone.

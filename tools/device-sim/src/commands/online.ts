@@ -1,4 +1,6 @@
-import { type DeviceMessage, ServerMessage } from '@keyward/contract/device';
+import { fromServerToAppMessage, ServerToAppMessage } from '@keyward/contract/device';
+import { macPushFromServer } from '@keyward/contract/swift-apps';
+import { decodeSwift, SwiftDecodingError } from '@keyward/contract/swift-codable';
 import { CONNECTION_REMOVED_MESSAGE, DeviceApiError, describeApiError } from '../api.ts';
 import { parseInteger } from '../args.ts';
 import { channelUrl, openChannel } from '../channel.ts';
@@ -50,12 +52,20 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
       return;
     }
     ctx.print(formatPush(json));
-    const message = ServerMessage.safeParse(json);
-    if (!message.success) {
-      ctx.printError('  (not a ServerMessage of the contract)');
+    // read as the app reads it: a message the app cannot decode is dropped, as the app drops it
+    try {
+      decodeSwift(macPushFromServer, json);
+    } catch (error) {
+      if (!(error instanceof SwiftDecodingError)) throw error;
+      ctx.printError(`  (the app could not decode this message: ${error.message})`);
       return;
     }
-    const pushed = message.data;
+    const message = ServerToAppMessage.safeParse(json);
+    if (!message.success) {
+      ctx.printError('  (not a push message of the contract)');
+      return;
+    }
+    const pushed = fromServerToAppMessage(message.data);
     if (
       pushed.case === 'unlockRequestUpdated_v2' ||
       pushed.case === 'filterSuspensionRequestDecided_v2'
@@ -97,14 +107,14 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
   let heartbeat: NodeJS.Timeout | undefined;
   if (await channel.opened) {
     const remembered = connected.state.filterState;
-    const first: DeviceMessage = remembered
-      ? { case: 'currentFilterState_v2', state: remembered }
-      : { case: 'heartbeat' };
-    channel.send(first);
+    // like the app once connected: its filter state (a ping stands for a heartbeat)
+    if (remembered) channel.send({ case: 'currentFilterState_v2', state: remembered });
+    else channel.ping();
     ctx.print(
       `online: ${channelUrl(connected.serverUrl)}${remembered ? ` (${formatFilterState(remembered)})` : ''}`,
     );
-    heartbeat = setInterval(() => channel.send({ case: 'heartbeat' }), heartbeatSeconds * 1000);
+    // the app pings every 90 s; the server counts a ping as a sign of life
+    heartbeat = setInterval(() => channel.ping(), heartbeatSeconds * 1000);
   }
 
   const end = await channel.ended;

@@ -71,7 +71,7 @@ export async function checkInNow(
   const { output, json } = await api.request('CheckIn_v2', {
     appVersion: state.facts.appVersion,
     osVersion: state.facts.osVersion,
-    isAdmin: state.facts.isAdmin,
+    userIsAdmin: state.facts.isAdmin,
     ...pendingIdsOf(asked),
     ...(suspensionId ? { pendingFilterSuspension: suspensionId } : {}),
   });

@@ -1,4 +1,4 @@
-import type { FilterState } from '@keyward/contract/device';
+import { type FilterState, toAppToServerMessage } from '@keyward/contract/device';
 import { parseInteger, UsageError } from '../args.ts';
 import { formatFilterState } from '../format.ts';
 import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
@@ -28,7 +28,10 @@ export function filterStateOf(args: readonly string[], now: Date): FilterState {
 export async function state(ctx: CommandContext): Promise<ExitCode> {
   const filterState = filterStateOf(ctx.parsed.args, ctx.now());
   const connected = await loadConnected(ctx);
-  await connected.api.call('Heartbeat', { case: 'currentFilterState_v2', state: filterState });
+  await connected.api.call(
+    'Heartbeat',
+    toAppToServerMessage({ case: 'currentFilterState_v2', state: filterState }),
+  );
   connected.state.filterState = filterState;
   await saveState(ctx.stateFile, connected.state);
   ctx.print(`Reported: ${formatFilterState(filterState)}`);
