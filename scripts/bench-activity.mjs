@@ -187,7 +187,7 @@ async function seedHeavyDay(macToken, day) {
         width: 480,
         height: 300,
         filterSuspended: i % 50 < 3,
-        createdAt: at.toISOString(),
+        createdAt: swiftSeconds(at),
       });
       const put = await fetch(uploadUrl, {
         method: 'PUT',
@@ -205,7 +205,7 @@ async function seedHeavyDay(macToken, day) {
       ' ',
     ),
     filterSuspended: i % 50 < 3,
-    time: new Date(day.getTime() + Math.round((i + 0.25) * (dayMs / LINES))).toISOString(),
+    time: swiftSeconds(new Date(day.getTime() + Math.round((i + 0.25) * (dayMs / LINES)))),
   }));
   for (let offset = 0; offset < lines.length; offset += 1000) {
     await call('macos-app/CreateKeystrokeLines', macToken, lines.slice(offset, offset + 1000));
@@ -220,10 +220,15 @@ async function seedOtherDays(macToken, heavyDay) {
     const lines = Array.from({ length: OTHER_DAYS_ITEMS }, (_, i) => ({
       appName: APPS[i % APPS.length],
       line: `line ${i} of ${day.toDateString()}`,
-      time: new Date(day.getTime() + i * 60_000).toISOString(),
-    })).filter((line) => Date.parse(line.time) < Date.now());
+      time: swiftSeconds(new Date(day.getTime() + i * 60_000)),
+    })).filter((line) => line.time < swiftSeconds(new Date()));
     if (lines.length > 0) await call('macos-app/CreateKeystrokeLines', macToken, lines);
   }
+}
+
+/** A Date as the Mac app's JSONEncoder sends it: seconds since 2001-01-01. */
+function swiftSeconds(date) {
+  return date.getTime() / 1000 - 978_307_200;
 }
 
 async function timed(request) {

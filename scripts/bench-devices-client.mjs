@@ -20,8 +20,9 @@ let probeWaiter;
 
 function open(url, token, onMessage) {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/macos-app/channel`, {
-      headers: { 'X-UserToken': token },
+    // as the Mac app opens it
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/app-websocket`, {
+      headers: { Authorization: `Bearer ${token.toUpperCase()}` },
       perMessageDeflate: false,
     });
     let opened = false;
@@ -61,7 +62,8 @@ async function connectAll() {
       // First heartbeat at a random point of the interval, then every interval.
       const beat = () => {
         if (socket.readyState !== WebSocket.OPEN) return;
-        socket.send('{"case":"heartbeat"}');
+        // the Mac app's heartbeat is a WebSocket ping
+        socket.ping();
         stats.heartbeats++;
       };
       setTimeout(() => {
@@ -74,7 +76,7 @@ async function connectAll() {
   // The probe Mac sits on the last instance: with two instances its pushes cross NOTIFY.
   probeSocket = await open(urls.at(-1), probe.token, (data) => {
     const message = JSON.parse(data.toString());
-    if (message.case === 'userUpdated') probeWaiter?.();
+    if (message.userUpdated) probeWaiter?.();
   });
   return (Date.now() - started) / 1000;
 }

@@ -105,7 +105,7 @@ try {
     [
       15,
       'Heartbeat',
-      () => call('macos-app', 'Heartbeat', { case: 'heartbeat' }, pick(family.macs).token),
+      () => call('macos-app', 'Heartbeat', { heartbeat: {} }, pick(family.macs).token),
     ],
   ];
   const total = mix.reduce((sum, [weight]) => sum + weight, 0);

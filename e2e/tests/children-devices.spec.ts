@@ -93,7 +93,7 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   await expect(save).toBeDisabled(); // saved: nothing left to save
 
   // The push arrives, and the check-in it triggers shows the new setting.
-  await online.waitForLine(/^push: .*"case":"userUpdated"/);
+  await online.waitForLine(/^push: \{"userUpdated":\{\}\}/);
   await online.waitForLine(/^screenshotsEnabled: false -> true$/);
   const checkin = await mac.ok(['checkin']);
   expect(checkin).toMatch(/^Screenshots: on\b/m);
