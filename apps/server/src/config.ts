@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ export interface Config {
    * data-export downloads, the billing simulator's pages), never the dashboard's origin.
    */
   publicUrl: string;
+  /** the iOS app's unauthenticated settings (ios/settings.ts) */
+  iosApp: IosAppSettings;
   smtpUrl: string | undefined;
   /** Twilio-compatible SMS REST API; undefined → texts go to DATA_DIR/outbox. */
   sms: SmsConfig | undefined;
@@ -375,6 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteFile: path.join(dataDir, 'keyward.sqlite'),
     dashboardUrls,
     publicUrl,
+    iosApp: parseIosAppSettings(env),
     smtpUrl,
     sms: parseSms(env),
     slackApiUrl: parseSlackApiUrl(env, mode),

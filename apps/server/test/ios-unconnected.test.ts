@@ -1,13 +1,13 @@
 import type { BlockRule } from '@keyward/contract/shared';
-import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
-import { ConfigError } from '../src/config.ts';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { IOS_BLOCK_GROUPS } from '../src/db/migrations/0005_ios_block_groups.ts';
 import {
   IOS_APP_BLOCK_GROUP_IDS,
   IOS_APP_BLOCK_GROUPS_ADDED,
   IOS_GIF_RULES_ADDED,
 } from '../src/db/migrations/0016_ios_app_block_groups.ts';
-import { iosAppSettings } from '../src/ios/settings.ts';
+import { parseIosAppSettings } from '../src/ios/settings.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { addChild, addConnectionCode, serverWithParents } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
@@ -330,10 +330,7 @@ describe('LogIOSEvent', () => {
 
 describe('RecoveryDirective and ConnectAccountFeatureFlag', () => {
   afterEach(() => {
-    vi.unstubAllEnvs();
-  });
-  afterAll(() => {
-    vi.unstubAllEnvs();
+    server.config.iosApp = parseIosAppSettings({});
   });
 
   const recovery = (vendorId?: string) =>
@@ -350,12 +347,14 @@ describe('RecoveryDirective and ConnectAccountFeatureFlag', () => {
     expect(await recovery(vendorId)).toMatchObject({ status: 200, body: {} });
     expect((await recovery(vendorId)).body).toEqual({});
 
-    vi.stubEnv('IOS_RECOVERY_RETRY_VENDOR_IDS', ` ${newToken()}, ${vendorId.toUpperCase()} `);
+    server.config.iosApp = parseIosAppSettings({
+      IOS_RECOVERY_RETRY_VENDOR_IDS: ` ${newToken()}, ${vendorId.toUpperCase()} `,
+    });
     expect((await recovery(vendorId)).body).toEqual({ directive: 'retry' });
     expect((await recovery(newToken())).body).toEqual({});
     expect((await recovery()).body).toEqual({});
 
-    vi.stubEnv('IOS_RECOVERY_RETRY_VENDOR_IDS', '*');
+    server.config.iosApp = parseIosAppSettings({ IOS_RECOVERY_RETRY_VENDOR_IDS: '*' });
     expect((await recovery()).body).toEqual({ directive: 'retry' });
 
     const minimal = await ios(server, 'RecoveryDirective', {
@@ -374,20 +373,23 @@ describe('RecoveryDirective and ConnectAccountFeatureFlag', () => {
     expect(bare.statusCode).toBe(200);
     expect(JSON.parse(bare.body)).toEqual({ isEnabled: false });
 
-    vi.stubEnv('IOS_CONNECT_ACCOUNT_ENABLED', 'true');
+    server.config.iosApp = parseIosAppSettings({ IOS_CONNECT_ACCOUNT_ENABLED: 'true' });
     const on = await ios(server, 'ConnectAccountFeatureFlag', undefined);
     expect(on.body).toEqual({ isEnabled: true });
   });
 
   test('a bad setting is a configuration error naming the variable', () => {
-    expect(() => iosAppSettings({ IOS_RECOVERY_RETRY_VENDOR_IDS: 'abc' })).toThrow(ConfigError);
-    expect(() => iosAppSettings({ IOS_RECOVERY_RETRY_VENDOR_IDS: 'abc' })).toThrow(
+    const base = { NODE_ENV: 'test', DATA_DIR: server.config.dataDir };
+    expect(() => loadConfig({ ...base, IOS_RECOVERY_RETRY_VENDOR_IDS: 'abc' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ ...base, IOS_RECOVERY_RETRY_VENDOR_IDS: 'abc' })).toThrow(
       /IOS_RECOVERY_RETRY_VENDOR_IDS/,
     );
-    expect(() => iosAppSettings({ IOS_CONNECT_ACCOUNT_ENABLED: 'yes please' })).toThrow(
+    expect(() => loadConfig({ ...base, IOS_CONNECT_ACCOUNT_ENABLED: 'yes please' })).toThrow(
       /IOS_CONNECT_ACCOUNT_ENABLED/,
     );
-    expect(iosAppSettings({})).toEqual({
+    expect(loadConfig(base).iosApp).toEqual({
       recoveryRetry: new Set(),
       connectAccountEnabled: false,
     });

@@ -1,14 +1,12 @@
 import { ConfigError } from '../config.ts';
 import { isUuid } from '../services/tokens.ts';
 
-// Operator settings of the iOS app's unauthenticated operations, from the environment:
+// Operator settings of the iOS app's unauthenticated operations, read with the rest of the
+// configuration (config.ts; a bad value is a ConfigError naming the variable):
 //   IOS_RECOVERY_RETRY_VENDOR_IDS  comma-separated vendor ids (or `*` for every device) told to
 //                                  retry when they ask RecoveryDirective; default none
 //   IOS_CONNECT_ACCOUNT_ENABLED    1/true: ConnectAccountFeatureFlag offers connecting a parent
 //                                  account; default off
-// Read when asked (a changed value needs no restart of the resolvers' code), validated like the
-// rest of the configuration: a bad value is a ConfigError naming the variable. The resolvers read
-// them once at start-up too, so a bad value stops the server from starting.
 
 type Env = Record<string, string | undefined>;
 
@@ -18,19 +16,14 @@ export interface IosAppSettings {
   connectAccountEnabled: boolean;
 }
 
-let cached: { key: string; settings: IosAppSettings } | undefined;
-
-export function iosAppSettings(env: Env = process.env): IosAppSettings {
-  const retryRaw = env.IOS_RECOVERY_RETRY_VENDOR_IDS?.trim() ?? '';
-  const enabledRaw = env.IOS_CONNECT_ACCOUNT_ENABLED?.trim() ?? '';
-  const key = `${retryRaw}\n${enabledRaw}`;
-  if (cached?.key === key) return cached.settings;
-  const settings = {
-    recoveryRetry: parseVendorIds(retryRaw),
-    connectAccountEnabled: parseFlag('IOS_CONNECT_ACCOUNT_ENABLED', enabledRaw),
+export function parseIosAppSettings(env: Env): IosAppSettings {
+  return {
+    recoveryRetry: parseVendorIds(env.IOS_RECOVERY_RETRY_VENDOR_IDS?.trim() ?? ''),
+    connectAccountEnabled: parseFlag(
+      'IOS_CONNECT_ACCOUNT_ENABLED',
+      env.IOS_CONNECT_ACCOUNT_ENABLED?.trim() ?? '',
+    ),
   };
-  cached = { key, settings };
-  return settings;
 }
 
 export function isToldToRetry(settings: IosAppSettings, vendorId: string | undefined): boolean {

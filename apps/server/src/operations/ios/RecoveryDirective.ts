@@ -1,10 +1,9 @@
-import { iosAppSettings, isToldToRetry } from '../../ios/settings.ts';
+import { isToldToRetry } from '../../ios/settings.ts';
 import { iosResolver } from '../../pairql/resolver.ts';
 
 // server-behaviour §5: an iPhone or iPad whose filter is in trouble asks what to do. The operator
-// can tell chosen devices (IOS_RECOVERY_RETRY_VENDOR_IDS, ios/settings.ts) to `retry`; every other
+// can tell chosen devices (IOS_RECOVERY_RETRY_VENDOR_IDS, config.ts) to `retry`; every other
 // device gets no directive, `{}`.
-iosAppSettings(); // a bad setting stops the start-up
 export default iosResolver('RecoveryDirective', async (input, ctx) => {
   ctx.log.info(
     {
@@ -17,5 +16,5 @@ export default iosResolver('RecoveryDirective', async (input, ctx) => {
     },
     'iOS recovery directive asked',
   );
-  return isToldToRetry(iosAppSettings(), input.vendorId) ? { directive: 'retry' } : {};
+  return isToldToRetry(ctx.config.iosApp, input.vendorId) ? { directive: 'retry' } : {};
 });
