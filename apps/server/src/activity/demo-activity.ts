@@ -1,3 +1,4 @@
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,7 +88,7 @@ export async function seedDemoActivity(
             width: 480,
             height: 300,
             filterSuspended: during(at),
-            createdAt: new Date(at).toISOString(),
+            createdAt: toSwiftReferenceSeconds(new Date(at)),
           },
           asMac,
         )) as { uploadUrl: string };
@@ -111,7 +112,7 @@ export async function seedDemoActivity(
           appName,
           line: texts[(i + daysAgo) % texts.length]!,
           filterSuspended: during(at),
-          time: new Date(Math.min(at, end)).toISOString(),
+          time: toSwiftReferenceSeconds(new Date(Math.min(at, end))),
         };
       });
       for (let offset = 0; offset < lines.length; offset += 1000) {
