@@ -3,12 +3,19 @@ import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOTIFICATION_GROUP_SECONDS } from './services/rate-limit.ts';
 
 // Configuration is read and validated once, at start-up. A bad value stops start-up with a
 // message naming the variable (ConfigError).
 
 export type Mode = 'production' | 'staging' | 'development' | 'test';
 export type ReleaseChannelName = 'stable' | 'beta' | 'canary';
+/**
+ * BILLING: `off` (nobody pays: no trial, no plan to buy, accounts never expire for want of
+ * payment), `stripe` (plans paid through Stripe) or `simulator` (the built-in stand-in for Stripe,
+ * development and tests only).
+ */
+export type BillingMode = 'off' | 'stripe' | 'simulator';
 
 export interface Config {
   mode: Mode;
@@ -48,6 +55,8 @@ export interface Config {
   clientIpHeader: string | undefined;
   /** Multiplies every rate-limit budget (e2e uses a large value). */
   rateLimitScale: number;
+  /** Issue 19: a child's requests within this many seconds are one parent notification. */
+  notificationGroupSeconds: number;
   logLevel: string;
   /** 32-byte keys: HMAC for codes and signed URLs; AES-256-GCM for stored third-party secrets. */
   hmacKey: Buffer;
@@ -60,7 +69,9 @@ export interface Config {
   s3: S3Config | undefined;
   /** Lifetime of signed screenshot read URLs (server-behaviour §7.1: 1 hour; tests may shorten it). */
   screenshotReadUrlSeconds: number;
-  /** Stripe; undefined → the built-in billing simulator (billing/simulator.ts). */
+  /** How accounts pay (BILLING; see BillingMode). */
+  billing: BillingMode;
+  /** Stripe's keys and prices: set exactly when `billing` is `stripe`. */
   stripe: StripeConfig | undefined;
   /**
    * READ_CACHE_VERIFY=1 recomputes every read-cache hit and answers 500 when it differs
@@ -194,7 +205,30 @@ function parseFlag(env: Env, name: string): boolean {
   throw new ConfigError(name, `must be 1 or 0, got "${raw}"`);
 }
 
-/** STRIPE_SECRET_KEY switches from the billing simulator to Stripe; the rest is then required. */
+/**
+ * BILLING, default: `stripe` with STRIPE_SECRET_KEY; without it `off` in production and the
+ * simulator elsewhere. The simulator makes any account paid without payment: never in production.
+ */
+function parseBilling(env: Env, mode: Mode): { billing: BillingMode; stripe?: StripeConfig } {
+  const raw = optional(env, 'BILLING')?.toLowerCase();
+  if (raw !== undefined && raw !== 'off' && raw !== 'stripe' && raw !== 'simulator') {
+    throw new ConfigError('BILLING', `must be off, stripe or simulator, got "${raw}"`);
+  }
+  const stripe = parseStripe(env);
+  const billing = raw ?? (stripe ? 'stripe' : mode === 'production' ? 'off' : 'simulator');
+  if (billing === 'simulator' && mode === 'production') {
+    throw new ConfigError(
+      'BILLING',
+      'cannot be simulator with NODE_ENV=production (the simulator takes no payment): use off, or stripe with STRIPE_SECRET_KEY',
+    );
+  }
+  if (billing === 'stripe' && !stripe) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'must be set with BILLING=stripe');
+  }
+  return billing === 'stripe' ? { billing, stripe } : { billing };
+}
+
+/** STRIPE_SECRET_KEY switches billing to Stripe; the rest is then required. */
 function parseStripe(env: Env): StripeConfig | undefined {
   const secretKey = optional(env, 'STRIPE_SECRET_KEY');
   if (secretKey === undefined) return undefined;
@@ -350,6 +384,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0) {
     throw new ConfigError('RATE_LIMIT_SCALE', `must be a positive number, got "${scaleRaw}"`);
   }
+  const groupRaw = optional(env, 'NOTIFICATION_GROUP_SECONDS');
+  const notificationGroupSeconds =
+    groupRaw === undefined ? NOTIFICATION_GROUP_SECONDS : Number(groupRaw);
+  if (!Number.isInteger(notificationGroupSeconds) || notificationGroupSeconds < 1) {
+    throw new ConfigError(
+      'NOTIFICATION_GROUP_SECONDS',
+      `must be a whole number of seconds, at least 1, got "${groupRaw}"`,
+    );
+  }
 
   const logLevel = optional(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -368,6 +411,7 @@ export function loadConfig(env: Env = process.env): Config {
   const envEncryption = parseKey('ENCRYPTION_KEY', optional(env, 'ENCRYPTION_KEY'));
   const secrets = envHmac && envEncryption ? undefined : loadOrCreateSecrets(dataDir);
 
+  const billing = parseBilling(env, mode);
   const appName = optional(env, 'APP_NAME') ?? 'Keyward';
   return {
     mode,
@@ -403,13 +447,15 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((entry) => entry !== ''),
     clientIpHeader,
     rateLimitScale,
+    notificationGroupSeconds,
     logLevel,
     hmacKey: envHmac ?? secrets!.hmacKey,
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
     metrics: parseFlag(env, 'METRICS'),
     s3: parseS3(env),
     screenshotReadUrlSeconds: parseReadUrlSeconds(env),
-    stripe: parseStripe(env),
+    billing: billing.billing,
+    stripe: billing.stripe,
     readCacheVerify:
       optional(env, 'READ_CACHE_VERIFY') === undefined
         ? mode === 'test'

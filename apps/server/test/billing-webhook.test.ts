@@ -20,7 +20,13 @@ afterAll(() => server.close());
 const DAY = 86_400_000;
 let eventCounter = 0;
 
-function invoicePaid(options: { email?: string; subscription?: string; periodEnd?: number }) {
+/** `parentId`: the family id StripeUrl's checkout put in the subscription's metadata. */
+function invoicePaid(options: {
+  email?: string;
+  subscription?: string;
+  parentId?: string;
+  periodEnd?: number;
+}) {
   eventCounter += 1;
   return {
     id: `evt_test_${eventCounter}_${Date.now()}`,
@@ -36,7 +42,10 @@ function invoicePaid(options: { email?: string; subscription?: string; periodEnd
         parent: options.subscription
           ? {
               type: 'subscription_details',
-              subscription_details: { subscription: options.subscription },
+              subscription_details: {
+                subscription: options.subscription,
+                metadata: options.parentId ? { keyward_parent_id: options.parentId } : {},
+              },
             }
           : null,
         lines: {
@@ -83,12 +92,13 @@ async function storedEvents() {
 }
 
 describe('POST /stripe-events', () => {
-  test('a good signature: stored, and the parent found by email is paid until period end + 2 days', async () => {
+  test("a good signature: stored, and the family named in the subscription's metadata is paid until period end + 2 days", async () => {
     const parent = await trialingParent();
     const periodEnd = Math.floor((server.clock.now().getTime() + 30 * DAY) / 1000);
     const event = invoicePaid({
-      email: parent.email.toUpperCase(),
+      email: parent.email,
       subscription: 'sub_test_good',
+      parentId: parent.adminId,
       periodEnd,
     });
     const payload = JSON.stringify(event);
@@ -140,12 +150,16 @@ describe('POST /stripe-events', () => {
 
   test('a signature older than 5 minutes is refused; 4 minutes is fine', async () => {
     const parent = await trialingParent();
-    const stale = JSON.stringify(invoicePaid({ email: parent.email }));
+    const stale = JSON.stringify(
+      invoicePaid({ subscription: 'sub_test_stale', parentId: parent.adminId }),
+    );
     const sixMinutesAgo = new Date(server.clock.now().getTime() - 6 * 60_000);
     expect((await post(stale, sign(stale, SECRET, sixMinutesAgo))).statusCode).toBe(400);
     expect((await parentRow(parent.adminId)).subscription_status).toBe('trialing');
 
-    const recent = JSON.stringify(invoicePaid({ email: parent.email }));
+    const recent = JSON.stringify(
+      invoicePaid({ subscription: 'sub_test_recent', parentId: parent.adminId }),
+    );
     const fourMinutesAgo = new Date(server.clock.now().getTime() - 4 * 60_000);
     expect((await post(recent, sign(recent, SECRET, fourMinutesAgo))).statusCode).toBe(204);
     expect((await parentRow(parent.adminId)).subscription_status).toBe('paid');
@@ -154,9 +168,10 @@ describe('POST /stripe-events', () => {
   test('a replayed event id is accepted once and changes nothing the second time', async () => {
     const parent = await trialingParent();
     const payload = JSON.stringify(
-      invoicePaid({ email: parent.email, subscription: 'sub_test_r' }),
+      invoicePaid({ subscription: 'sub_test_r', parentId: parent.adminId }),
     );
     expect((await post(payload, sign(payload))).statusCode).toBe(204);
+    expect((await parentRow(parent.adminId)).subscription_status).toBe('paid');
     // the parent's account moves on (say the subscription lapsed); the old event comes again
     await server.db
       .updateTable('parents')
@@ -181,6 +196,68 @@ describe('POST /stripe-events', () => {
     const response = await post(payload, signature);
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body).type).toBe('badRequest');
+  });
+
+  test("an unknown subscription is never matched by email: no family's status changes", async () => {
+    const parent = await trialingParent();
+    for (const email of [parent.email, parent.email.toUpperCase()]) {
+      const payload = JSON.stringify(
+        invoicePaid({ email, subscription: `sub_test_elsewhere_${eventCounter}` }),
+      );
+      expect((await post(payload, sign(payload))).statusCode).toBe(204);
+    }
+    // nor a family id that is not one (or not an id at all)
+    for (const parentId of ['6f1c1b3e-3d5e-4a4f-9a7e-0c2d3e4f5a6b', "x' or 1=1 --"]) {
+      const payload = JSON.stringify(invoicePaid({ email: parent.email, parentId }));
+      expect((await post(payload, sign(payload))).statusCode).toBe(204);
+    }
+    const row = await parentRow(parent.adminId);
+    expect(row.subscription_status).toBe('trialing');
+    expect(row.subscription_id).toBeNull();
+  });
+
+  // each is signed with the right secret: the signature holds, the content does not
+  const valid = () => invoicePaid({ subscription: 'sub_test_shape' });
+  test.each<[string, () => unknown]>([
+    ['an empty object', () => ({})],
+    ['an array', () => []],
+    ['null', () => null],
+    ['a number', () => 42],
+    ['data: null', () => ({ ...valid(), data: null })],
+    ['data.object: null', () => ({ ...valid(), data: { object: null } })],
+    ['an object id', () => ({ ...valid(), id: { evil: true } })],
+    ['a numeric id', () => ({ ...valid(), id: 12 })],
+    ['no type', () => ({ ...valid(), type: undefined })],
+    [
+      'a numeric customer_email',
+      () => ({ ...valid(), data: { object: { ...valid().data.object, customer_email: 5 } } }),
+    ],
+    [
+      'an object subscription without id',
+      () => ({ ...valid(), data: { object: { subscription: { nope: 1 } } } }),
+    ],
+    [
+      'a period end that is text',
+      () => ({
+        ...valid(),
+        data: { object: { lines: { data: [{ period: { end: 'tomorrow' } }] } } },
+      }),
+    ],
+    [
+      'a period end past the year 9999',
+      () => ({ ...valid(), data: { object: { lines: { data: [{ period: { end: 1e15 } }] } } } }),
+    ],
+  ])('a signed event with %s → 400, nothing stored', async (_what, make) => {
+    const before = (await storedEvents()).length;
+    const payload = JSON.stringify(make());
+    const response = await post(payload, sign(payload));
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({
+      id: '5b1e0c78',
+      type: 'badRequest',
+      userMessage: 'This payment notification could not be read.',
+    });
+    expect((await storedEvents()).length).toBe(before);
   });
 
   test('other event types are stored and ignored', async () => {

@@ -74,6 +74,17 @@ export type AccountStatus =
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The status an account has under the server's billing. With billing off (BILLING=off: a family or
+ * a school running its own server) nobody pays, so every verified account is complimentary: no
+ * trial countdown, nothing to buy, never moved on for want of payment. The stored status is kept
+ * as it is, so a server that turns billing on later resumes each account where it was.
+ */
+export function statusUnderBilling(status: AccountStatus, isBillingOn: boolean): AccountStatus {
+  if (isBillingOn || status === 'pendingEmailVerification') return status;
+  return 'complimentary';
+}
+
 /** Days in each status before the job moves the account on. */
 export const LIFECYCLE_DAYS = {
   /** Unverified accounts are deleted 3 days after signup. */

@@ -10,6 +10,7 @@ import {
   type LinkRequestState,
   paidUntil,
   type SubscriptionBadge,
+  statusUnderBilling,
   stepOnExpiry,
   subscriptionBadge,
   subscriptionLinkText,
@@ -273,6 +274,27 @@ describe('billingLink', () => {
     ['trialing', true, { kind: 'portal', isExpected: false }],
   ])('%s, subscription %s → %j', (status, hasSubscription, expected) => {
     expect(billingLink(status, hasSubscription)).toEqual(expected);
+  });
+});
+
+describe('statusUnderBilling', () => {
+  test.each<[AccountStatus, boolean, AccountStatus]>([
+    ['trialing', true, 'trialing'],
+    ['unpaid', true, 'unpaid'],
+    ['complimentary', true, 'complimentary'],
+    ['pendingEmailVerification', true, 'pendingEmailVerification'],
+    // billing off: every verified account is complimentary, whatever it was
+    ['trialing', false, 'complimentary'],
+    ['trialExpiringSoon', false, 'complimentary'],
+    ['overdue', false, 'complimentary'],
+    ['paid', false, 'complimentary'],
+    ['unpaid', false, 'complimentary'],
+    ['pendingAccountDeletion', false, 'complimentary'],
+    ['complimentary', false, 'complimentary'],
+    // an unverified signup is still only a signup
+    ['pendingEmailVerification', false, 'pendingEmailVerification'],
+  ])('%s, billing on %s → %s', (status, isBillingOn, expected) => {
+    expect(statusUnderBilling(status, isBillingOn)).toBe(expected);
   });
 });
 

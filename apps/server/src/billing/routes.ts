@@ -6,19 +6,18 @@ import { registerBillingSimulator } from './simulator.ts';
 import type { BillingService } from './stripe-service.ts';
 import { registerStripeWebhook } from './webhook.ts';
 
-/** The webhook in every mode; the simulator's API and pages when there is no Stripe key. */
+/**
+ * BILLING=stripe: the webhook. BILLING=simulator: the webhook and the simulator's API and pages
+ * (config.ts refuses the simulator in production). BILLING=off: neither; nothing is paid.
+ */
 export async function registerBilling(
   app: FastifyInstance,
   deps: { db: Db; config: Config; clock: Clock; billing: BillingService },
 ) {
+  if (deps.billing.mode === 'off') return;
   await registerStripeWebhook(app, deps);
   if (!deps.billing.isSimulated) return;
   const { billing, clock } = deps;
-  if (deps.config.mode === 'production') {
-    app.log.warn(
-      'STRIPE_SECRET_KEY is not set: the billing simulator takes payments (none are real). Set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_IDS.',
-    );
-  }
   await registerBillingSimulator(app, {
     dataDir: deps.config.dataDir,
     publicUrl: deps.config.publicUrl,

@@ -26,6 +26,8 @@ interface SimCheckoutSession {
   success_url: string;
   cancel_url: string;
   price: string;
+  /** `subscription_data[metadata]`: becomes the subscription's metadata */
+  subscription_metadata: Record<string, string>;
   url: string;
   created: number;
 }
@@ -37,6 +39,7 @@ interface SimSubscription {
   customer_email: string | null;
   status: 'active' | 'canceled';
   price: string;
+  metadata: Record<string, string>;
   created: number;
   canceled_at: number | null;
 }
@@ -100,6 +103,7 @@ function stripeSubscription(subscription: SimSubscription, nowSeconds: number) {
     object: 'subscription',
     customer: subscription.customer,
     status: subscription.status,
+    metadata: subscription.metadata,
     created: subscription.created,
     canceled_at: subscription.canceled_at,
     livemode: false,
@@ -193,6 +197,12 @@ export async function registerBillingSimulator(app: FastifyInstance, deps: Simul
           success_url: successUrl,
           cancel_url: cancelUrl,
           price,
+          subscription_metadata: Object.fromEntries(
+            Object.entries(form).flatMap(([name, value]) => {
+              const key = /^subscription_data\[metadata\]\[(\w{1,40})\]$/.exec(name)?.[1];
+              return key && value !== undefined ? [[key, value]] : [];
+            }),
+          ),
           url: `${deps.publicUrl}${SIMULATOR_PREFIX}/checkout/${id}`,
           created: nowSeconds(),
         };
@@ -285,6 +295,7 @@ export async function registerBillingSimulator(app: FastifyInstance, deps: Simul
             customer_email: session.customer_email,
             status: 'active',
             price: session.price,
+            metadata: session.subscription_metadata ?? {},
             created: now,
             canceled_at: null,
           };
@@ -311,7 +322,10 @@ export async function registerBillingSimulator(app: FastifyInstance, deps: Simul
                 customer_email: subscription.customer_email,
                 parent: {
                   type: 'subscription_details',
-                  subscription_details: { subscription: subscription.id },
+                  subscription_details: {
+                    subscription: subscription.id,
+                    metadata: subscription.metadata,
+                  },
                 },
                 lines: {
                   object: 'list',

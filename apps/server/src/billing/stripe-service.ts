@@ -1,16 +1,19 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
-import type { Config } from '../config.ts';
-import { notFound, PqlFailure } from '../pairql/errors.ts';
+import type { BillingMode, Config } from '../config.ts';
+import { badRequest, notFound, PqlFailure } from '../pairql/errors.ts';
 import type { Clock } from '../services/clock.ts';
 
-// The server's only door to Stripe (server-behaviour §8.2). With STRIPE_SECRET_KEY the official
-// library talks to api.stripe.com; without it the same library calls go to the built-in billing
-// simulator (billing/simulator.ts), handed to the server's own routes in-process, so every rule
-// runs unchanged in both modes.
+// The server's only door to Stripe (server-behaviour §8.2). With BILLING=stripe the official
+// library talks to api.stripe.com; with the simulator the same library calls go to the built-in
+// billing simulator (billing/simulator.ts), handed to the server's own routes in-process, so every
+// rule runs unchanged in both modes. With BILLING=off there is nothing to pay: every call that
+// would open a payment page is refused with a message saying so.
 
 export const SIMULATOR_PREFIX = '/billing-simulator';
+/** The subscription metadata key holding the family's id; Stripe copies it onto each invoice. */
+export const PARENT_ID_METADATA = 'keyward_parent_id';
 
 export interface CheckoutSessionFacts {
   id: string;
@@ -27,6 +30,7 @@ export interface SubscriptionFacts {
 }
 
 export interface BillingService {
+  mode: BillingMode;
   isSimulated: boolean;
   /** Signing secret of `POST /stripe-events`. */
   webhookSecret: string;
@@ -46,7 +50,7 @@ export interface BillingService {
 }
 
 export interface BillingDeps {
-  config: Pick<Config, 'stripe' | 'hmacKey'>;
+  config: Pick<Config, 'billing' | 'stripe' | 'hmacKey'>;
   clock: Clock;
   log: FastifyBaseLogger;
   /** The server's own app.inject (the simulator mode only). */
@@ -55,6 +59,15 @@ export interface BillingDeps {
 
 const derive = (key: Buffer, purpose: string) =>
   createHmac('sha256', key).update(purpose).digest('hex').slice(0, 40);
+
+/** BILLING=off: a payment page was asked for where nobody pays. */
+export function billingIsOff(): PqlFailure {
+  return badRequest(
+    '3c9e5a08',
+    'Billing is off on this server (BILLING=off)',
+    'There is nothing to pay on this server: your account is free of charge.',
+  );
+}
 
 /** Stripe API failures become the stable billing error (§0.2 `7d3e91b4`). */
 export function stripeFailure(error: unknown): PqlFailure {
@@ -118,7 +131,9 @@ function simulatorHttpClient(inject: BillingDeps['inject']) {
 }
 
 export function createBillingService(deps: BillingDeps): BillingService {
-  const stripeConfig = deps.config.stripe;
+  const mode = deps.config.billing;
+  const stripeConfig = mode === 'stripe' ? deps.config.stripe : undefined;
+  // BILLING=off keeps a library pointed at the simulator's address, but never calls it
   const isSimulated = stripeConfig === undefined;
   const simulatorApiKey = `sk_test_sim_${derive(deps.config.hmacKey, 'billing-simulator-api')}`;
   const webhookSecret =
@@ -138,6 +153,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
     isSimulated ? `price_sim_${cents}` : (stripeConfig.priceIds[cents] ?? '');
 
   async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    if (mode === 'off') throw billingIsOff();
     try {
       return await run();
     } catch (error) {
@@ -148,12 +164,14 @@ export function createBillingService(deps: BillingDeps): BillingService {
   }
 
   return {
-    isSimulated,
+    mode,
+    isSimulated: mode === 'simulator',
     webhookSecret,
     simulatorApiKey,
     stripe,
     priceIdFor,
     async createCheckout({ parentId, email, monthlyPriceCents, dashboardUrl }) {
+      if (mode === 'off') throw billingIsOff();
       const price = priceIdFor(monthlyPriceCents);
       if (price === '') {
         throw new PqlFailure({
@@ -169,6 +187,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
           line_items: [{ price, quantity: 1 }],
           client_reference_id: parentId.toLowerCase(),
           customer_email: email,
+          // how /stripe-events finds the family of this subscription's invoices (webhook.ts)
+          subscription_data: { metadata: { [PARENT_ID_METADATA]: parentId.toLowerCase() } },
           success_url: `${dashboardUrl}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${dashboardUrl}/checkout-cancel?session_id={CHECKOUT_SESSION_ID}`,
         }),
@@ -186,6 +206,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
       return portal.url;
     },
     async checkoutSession(id) {
+      if (mode === 'off') throw billingIsOff();
       if (!/^cs_\w{1,250}$/.test(id)) throw notFound('Checkout session');
       const session = await call('retrieve checkout session', async () => {
         try {

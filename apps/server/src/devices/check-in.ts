@@ -1,3 +1,4 @@
+import { billedStatus } from '../accounts/subscription-status.ts';
 import type {
   AdminAccountStatus,
   AppManifest,
@@ -106,7 +107,7 @@ export async function stablePart(
     .where('id', '=', ctx.computerUserId)
     .executeTakeFirstOrThrow();
   const part: StablePart = {
-    adminAccountStatus: await accountStatus(ctx.db, ctx.parentId),
+    adminAccountStatus: await accountStatus(ctx, ctx.parentId),
     ...(await catalogueOf(ctx.db)),
     keychains,
     latestRelease,
@@ -248,13 +249,13 @@ const ACCOUNT_STATUS: Record<SubscriptionStatus, AdminAccountStatus> = {
   pendingAccountDeletion: 'inactive',
 };
 
-async function accountStatus(db: Db, parentId: string): Promise<AdminAccountStatus> {
-  const parent = await db
+async function accountStatus(ctx: DeviceContext, parentId: string): Promise<AdminAccountStatus> {
+  const parent = await ctx.db
     .selectFrom('parents')
     .select('subscription_status')
     .where('id', '=', parentId)
     .executeTakeFirstOrThrow();
-  return ACCOUNT_STATUS[parent.subscription_status];
+  return ACCOUNT_STATUS[billedStatus(parent.subscription_status, ctx.config.billing)];
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   TRIAL_LENGTH_DAYS,
 } from '@keyward/domain/subscription';
 import type { FastifyBaseLogger } from 'fastify';
+import { billedStatus } from '../accounts/subscription-status.ts';
 import type { BillingService } from '../billing/stripe-service.ts';
 import type { Db } from '../db/database.ts';
 import { toDbJson, toDbTime } from '../db/values.ts';
@@ -18,6 +19,8 @@ import { claimJobRun, dailyRunKey, finishJobRun, releaseJobRun } from './claim.t
 // The daily subscription job (server-behaviour §8.1, §9), 06:30 UTC: every account whose status
 // expiration has passed moves on one step of the lifecycle (packages/domain/src/subscription.ts),
 // with its email. Idempotent: an account is only moved from the status it was read in.
+// With BILLING=off nobody pays: only unverified signups are removed (after 3 days); every other
+// account waits, whatever its stored status (accounts/subscription-status.ts).
 
 export const SUBSCRIPTIONS_JOB = 'subscriptions';
 
@@ -71,6 +74,9 @@ export async function runSubscriptions(
       'subscription_status_expiration',
     ])
     .where('subscription_status', '!=', 'complimentary')
+    .$if(deps.billing.mode === 'off', (query) =>
+      query.where('subscription_status', '=', 'pendingEmailVerification'),
+    )
     .where('subscription_status_expiration', '<=', toDbTime(now))
     .orderBy('subscription_status_expiration')
     .execute();
@@ -95,7 +101,7 @@ export async function runSubscriptions(
     const isOnboarded = await hasConnectedComputer(db, parent.id);
     const step = stepOnExpiry(
       {
-        status: parent.subscription_status,
+        status: billedStatus(parent.subscription_status, deps.billing.mode),
         expiration: new Date(parent.subscription_status_expiration),
       },
       { now, isOnboarded, activeSubscriptionPeriodEnd },

@@ -286,7 +286,10 @@ export const CACHED_DASHBOARD_OPERATIONS: Readonly<Record<string, CachedOperatio
   GetAdmin: {
     perPerson: true,
     // a trial's daysLeft (whole days to the expiration, rounded up) drops at expiration - n days
-    horizon: async (db, _output, ctx, now) => {
+    horizon: async (db, output, ctx, now) => {
+      // no countdown shown (paid, complimentary, or any account with BILLING=off): nothing expires
+      const shown = (output as { subscriptionStatus?: { case: string } }).subscriptionStatus;
+      if (shown?.case !== 'trialing') return Number.POSITIVE_INFINITY;
       const parent = await db
         .selectFrom('parents')
         .select(['subscription_status', 'subscription_status_expiration'])

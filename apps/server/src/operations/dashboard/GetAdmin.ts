@@ -42,6 +42,7 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       parent.subscription_status,
       parent.subscription_status_expiration,
       ctx.clock.now(),
+      ctx.config.billing,
     ),
     notifications: notifications.map((n) => ({
       id: n.id,

@@ -77,7 +77,7 @@ export default function SignupPage() {
   return (
     <AuthLayout
       title="Create your account"
-      subtitle="Start your free trial of Keyward."
+      subtitle="Create your Keyward account."
       footer={
         <>
           Already have an account?{' '}

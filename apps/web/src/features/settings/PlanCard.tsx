@@ -11,7 +11,10 @@ import { useStripeUrl } from './api';
 const linkClasses =
   'text-sm font-semibold text-violet-700 hover:text-violet-900 hover:underline disabled:cursor-wait disabled:text-slate-500 disabled:no-underline';
 
-/** Settings' plan card: 'Basic plan', the monthly price, the status badge and the billing link. */
+/**
+ * Settings' plan card: 'Basic plan', the monthly price, the status badge and the billing link. A
+ * complimentary account has no price and no link: nothing asks for money.
+ */
 export function PlanCard({
   status,
   monthlyPriceInDollars,
@@ -44,7 +47,10 @@ export function PlanCard({
           <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
             Basic plan <Badge tone={badge.tone}>{badge.label}</Badge>
           </p>
-          <p className="mt-1 text-sm text-slate-600">{price} per month</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {/* complimentary: the operator's gift, or a server without billing (BILLING=off) */}
+            {status.case === 'complimentary' ? 'Nothing to pay' : `${price} per month`}
+          </p>
         </div>
         {!canManageBilling && (
           <p className="text-sm text-slate-600">Only the account owner can manage billing.</p>

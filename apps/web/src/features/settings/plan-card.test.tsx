@@ -49,7 +49,12 @@ describe('the plan card', () => {
     renderApp('/settings');
     const card = await planCard();
     expect(card.getByText('Basic plan')).toBeInTheDocument();
-    expect(card.getByText('$10 per month')).toBeInTheDocument();
+    if (status.case === 'complimentary') {
+      expect(card.getByText('Nothing to pay')).toBeInTheDocument();
+      expect(card.queryByText(/per month/)).toBeNull();
+    } else {
+      expect(card.getByText('$10 per month')).toBeInTheDocument();
+    }
     expect(card.getByText(badge)).toBeInTheDocument();
     if (link === null) expect(card.queryByRole('button')).toBeNull();
     else expect(card.getByRole('button', { name: link })).toBeInTheDocument();
