@@ -1,16 +1,12 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
-  type AppOperation,
   type BlockGroup,
   IOS_APP_VERSION,
-  IOS_DEVICE_TOKEN_HEADER,
-  IOS_PAIRQL_PATH,
-  iosApp,
   type LegacyBlockRuleValue,
 } from '@keyward/contract/swift-apps';
-import { decodeSwiftText, encodeSwift, type Infer } from '@keyward/contract/swift-codable';
+import type { Infer } from '@keyward/contract/swift-codable';
 import { describe, expect, test } from 'vitest';
 import { newToken } from '../src/services/tokens.ts';
+import { iosAppClient, type IosOutput } from './swift-client.ts';
 import { createChild, serverWithParents } from './fixtures.ts';
 
 // The iOS app's wire, end to end, exactly as the reference's Swift app (gertrude-app/swift,
@@ -28,82 +24,7 @@ const { server, alice } = await serverWithParents();
 // ---------------------------------------------------------------------------
 // The Swift client
 
-type IosOps = typeof iosApp;
-type IosOp = keyof IosOps;
-type IosInput<Op extends IosOp> = IosOps[Op]['input'] extends null
-  ? undefined
-  : Infer<IosOps[Op]['input']>;
-type IosOutput<Op extends IosOp> = Infer<IosOps[Op]['output']>;
-
-interface Answer {
-  status: number;
-  text: string;
-}
-
-/** A default `JSONEncoder`'s text: compact, with `/` escaped as `\/`. */
-function swiftJsonText(json: unknown): string {
-  return JSON.stringify(json).replaceAll('/', '\\/');
-}
-
-/** A POST as `URLSession` sends it, its answer decompressed as `URLSession` does. */
-async function urlSessionPost(
-  url: string,
-  headers: Record<string, string>,
-  json: unknown,
-): Promise<Answer> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      accept: '*/*',
-      'accept-language': 'en-US,en;q=0.9',
-      'accept-encoding': 'gzip, deflate, br',
-      ...(json === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-      ...headers,
-    },
-    ...(json === undefined ? {} : { payload: swiftJsonText(json) }),
-  });
-  const raw = response.rawPayload;
-  const encoding = response.headers['content-encoding'];
-  const bytes =
-    encoding === 'gzip'
-      ? gunzipSync(raw)
-      : encoding === 'br'
-        ? brotliDecompressSync(raw)
-        : encoding === 'deflate'
-          ? inflateSync(raw)
-          : raw;
-  return { status: response.statusCode, text: bytes.toString('utf8') };
-}
-
-/** The request the iOS app sends for `op` (token: the app's `UUID`, printed upper case). */
-function iosSend<Op extends IosOp>(op: Op, input: IosInput<Op>, token?: string) {
-  const def: AppOperation = iosApp[op];
-  const headers: Record<string, string> = {};
-  if (def.auth === 'device') {
-    if (!token) throw new Error(`${op} needs a token`);
-    headers[IOS_DEVICE_TOKEN_HEADER] = token.toUpperCase();
-  }
-  const body = def.input === null ? undefined : encodeSwift(def.input, input);
-  return urlSessionPost(`${IOS_PAIRQL_PATH}/${op}`, headers, body);
-}
-
-/** `op` answered 200 with what the app's decoder reads. */
-async function ios<Op extends IosOp>(
-  op: Op,
-  input: IosInput<Op>,
-  token?: string,
-): Promise<IosOutput<Op>> {
-  const answer = await iosSend(op, input, token);
-  expect(answer.status, `${op} answered ${answer.status}: ${answer.text}`).toBe(200);
-  try {
-    return decodeSwiftText(iosApp[op].output, answer.text) as IosOutput<Op>;
-  } catch (error) {
-    throw new Error(
-      `the iOS app cannot decode ${op}'s answer: ${(error as Error).message}\n${answer.text.slice(0, 800)}`,
-    );
-  }
-}
+const { send: iosSend, call: ios } = iosAppClient(server);
 
 // ---------------------------------------------------------------------------
 // The parent (dashboard operations)

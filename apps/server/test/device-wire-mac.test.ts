@@ -1,17 +1,11 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
-  type AppOperation,
   MAC_APP_VERSION,
-  MAC_PAIRQL_PATH,
-  MAC_USER_TOKEN_HEADER,
   MAC_WEBSOCKET_PATH,
-  macApp,
   macPushFromApp,
   macPushFromServer,
 } from '@keyward/contract/swift-apps';
 import {
   decodeSwift,
-  decodeSwiftText,
   encodeSwift,
   type Infer,
   toSwiftReferenceSeconds,
@@ -19,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { newToken } from '../src/services/tokens.ts';
+import { macAppClient, type MacInput, swiftJsonText } from './swift-client.ts';
 import { createChild, newChildInput, serverWithParents } from './fixtures.ts';
 
 // The Mac app's wire, end to end, exactly as the reference's Swift app (gertrude-app/swift,
@@ -36,82 +31,7 @@ const { server, alice } = await serverWithParents();
 // ---------------------------------------------------------------------------
 // The Swift client
 
-type MacOps = typeof macApp;
-type MacOp = keyof MacOps;
-type MacInput<Op extends MacOp> = MacOps[Op]['input'] extends null
-  ? undefined
-  : Infer<MacOps[Op]['input']>;
-type MacOutput<Op extends MacOp> = Infer<MacOps[Op]['output']>;
-
-interface Answer {
-  status: number;
-  text: string;
-}
-
-/** A default `JSONEncoder`'s text: compact, with `/` escaped as `\/`. */
-function swiftJsonText(json: unknown): string {
-  return JSON.stringify(json).replaceAll('/', '\\/');
-}
-
-/** A POST as `URLSession` sends it, its answer decompressed as `URLSession` does. */
-async function urlSessionPost(
-  url: string,
-  headers: Record<string, string>,
-  json: unknown,
-): Promise<Answer> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      accept: '*/*',
-      'accept-language': 'en-US,en;q=0.9',
-      'accept-encoding': 'gzip, deflate, br',
-      ...(json === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-      ...headers,
-    },
-    ...(json === undefined ? {} : { payload: swiftJsonText(json) }),
-  });
-  const raw = response.rawPayload;
-  const encoding = response.headers['content-encoding'];
-  const bytes =
-    encoding === 'gzip'
-      ? gunzipSync(raw)
-      : encoding === 'br'
-        ? brotliDecompressSync(raw)
-        : encoding === 'deflate'
-          ? inflateSync(raw)
-          : raw;
-  return { status: response.statusCode, text: bytes.toString('utf8') };
-}
-
-/** The request the Mac app sends for `op` (token: the app's `UUID`, printed upper case). */
-function macSend<Op extends MacOp>(op: Op, input: MacInput<Op>, token?: string) {
-  const def: AppOperation = macApp[op];
-  const headers: Record<string, string> = {};
-  if (def.auth === 'user') {
-    if (!token) throw new Error(`${op} needs a token`);
-    headers[MAC_USER_TOKEN_HEADER] = token.toUpperCase();
-  }
-  const body = def.input === null ? undefined : encodeSwift(def.input, input);
-  return urlSessionPost(`${MAC_PAIRQL_PATH}/${op}`, headers, body);
-}
-
-/** `op` answered 200 with what the app's decoder reads. */
-async function mac<Op extends MacOp>(
-  op: Op,
-  input: MacInput<Op>,
-  token?: string,
-): Promise<MacOutput<Op>> {
-  const answer = await macSend(op, input, token);
-  expect(answer.status, `${op} answered ${answer.status}: ${answer.text}`).toBe(200);
-  try {
-    return decodeSwiftText(macApp[op].output, answer.text) as MacOutput<Op>;
-  } catch (error) {
-    throw new Error(
-      `the Mac app cannot decode ${op}'s answer: ${(error as Error).message}\n${answer.text.slice(0, 800)}`,
-    );
-  }
-}
+const { send: macSend, call: mac } = macAppClient(server);
 
 // ---------------------------------------------------------------------------
 // The parent (dashboard operations)
