@@ -11,6 +11,7 @@ import {
   newMac,
   website,
 } from './fixtures.ts';
+import { addMethod, slackConfig } from './notifications-fixtures.ts';
 import { type CallResult, createTestServer, type TestServer, uniqueEmail } from './harness.ts';
 
 // Parallel bursts, as an attacker or a double-clicking browser sends them, against the real server
@@ -157,6 +158,18 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
 
   const burst = (n: number, call: () => Promise<CallResult>) =>
     Promise.all(Array.from({ length: n }, call));
+  const countRows = async (table: 'children' | 'keychains' | 'keys' | 'notifications', id: string) =>
+    (await server.db.selectFrom(table).select('id').where('id', '=', id).execute()).length;
+  const countEvents = async (event: string, detail: string) =>
+    (
+      await server.db
+        .selectFrom('security_events')
+        .select('id')
+        .where('parent_id', '=', parent.adminId)
+        .where('event', '=', event)
+        .where('detail', '=', detail)
+        .execute()
+    ).length;
 
   test('20 parallel signups with one new email: all {} and one account', async () => {
     const email = uniqueEmail('twins');
@@ -173,7 +186,9 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
     expect(rows).toHaveLength(1);
   });
 
-  test('20 parallel SaveKeychain isNew with one id: one created, the rest the sequential 400', async () => {
+  // issue 20: a double-clicked or retried create carries the first one's client id; every copy is
+  // answered as done and there is one row.
+  test('20 parallel SaveKeychain isNew with one id: all done, one keychain', async () => {
     const id = newToken();
     const results = await burst(20, () =>
       server.call(
@@ -182,16 +197,12 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
         { token: parent.token },
       ),
     );
-    expect(statuses(results)).toEqual({ 200: 1, 400: 19 });
-    for (const r of results.filter((r) => r.status === 400)) {
-      expect(r.body).toMatchObject({
-        id: '03ebda6e',
-        userMessage: 'This keychain could not be created. Please reload the page and try again.',
-      });
-    }
+    expect(statuses(results)).toEqual({ 200: 20 });
+    expect(await countRows('keychains', id)).toBe(1);
+    expect(await countEvents('keychainCreated', 'name: Race')).toBe(1);
   });
 
-  test('20 parallel SaveKey isNew with one id: one created, the rest the sequential 400', async () => {
+  test('20 parallel SaveKey isNew with one id: all done, one key', async () => {
     const keychainId = await createKeychain(server, parent);
     const id = newToken();
     const results = await burst(20, () =>
@@ -201,18 +212,53 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
         { token: parent.token },
       ),
     );
-    expect(statuses(results)).toEqual({ 200: 1, 400: 19 });
-    expect(results.find((r) => r.status === 400)?.body.id).toBe('04fb27a8');
+    expect(statuses(results)).toEqual({ 200: 20 });
+    expect(await countRows('keys', id)).toBe(1);
   });
 
-  test('20 parallel SaveUser isNew with one id: one child, the rest the sequential 400', async () => {
-    const input = newChildInput();
+  test('20 parallel SaveUser isNew with one id: all done, one child', async () => {
+    const input = newChildInput({ name: 'Twin' });
     const results = await burst(20, () => server.call('SaveUser', input, { token: parent.token }));
-    expect(statuses(results)).toEqual({ 200: 1, 400: 19 });
-    expect(results.find((r) => r.status === 400)?.body).toMatchObject({
-      id: 'c745b03f',
-      userMessage: 'This child already exists.',
-    });
+    expect(statuses(results)).toEqual({ 200: 20 });
+    expect(await countRows('children', input.id)).toBe(1);
+    const children = await server.db
+      .selectFrom('children')
+      .select('id')
+      .where('parent_id', '=', parent.adminId)
+      .where('name', '=', 'Twin')
+      .execute();
+    expect(children).toHaveLength(1);
+    expect(await countEvents('childAdded', 'name: Twin')).toBe(1);
+  });
+
+  test('20 parallel SaveNotification isNew with one id: all done, one rule', async () => {
+    const methodId = await addMethod(server, parent.adminId, slackConfig());
+    const id = newToken();
+    const results = await burst(20, () =>
+      server.call(
+        'SaveNotification',
+        { isNew: true, id, methodId, trigger: 'unlockRequestSubmitted' },
+        { token: parent.token },
+      ),
+    );
+    expect(statuses(results)).toEqual({ 200: 20 });
+    expect(await countRows('notifications', id)).toBe(1);
+  });
+
+  test("an isNew save with another parent's id is still refused, that row untouched", async () => {
+    const other = await server.signUpVerifiedParent();
+    const input = newChildInput({ name: 'Theirs' });
+    expect((await server.call('SaveUser', input, { token: other.token })).status).toBe(200);
+    const results = await burst(5, () =>
+      server.call('SaveUser', { ...input, name: 'Mine' }, { token: parent.token }),
+    );
+    expect(statuses(results)).toEqual({ 400: 5 });
+    const row = await server.db
+      .selectFrom('children')
+      .select(['name', 'parent_id'])
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    expect(row).toEqual({ name: 'Theirs', parent_id: other.adminId });
   });
 
   test('20 parallel toggles of one child and keychain: each applied in turn, no 500', async () => {

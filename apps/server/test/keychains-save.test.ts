@@ -46,17 +46,19 @@ describe('SaveKeychain', () => {
     expect(events.map((e) => e.detail)).toContain('name: Homework');
   });
 
-  test('isNew with an existing id → badRequest, the existing row untouched', async () => {
+  test('isNew with an existing id: done for its parent (sent again), badRequest for another; the row untouched', async () => {
     const id = await createKeychain(server, alice, 'Original');
     const before = await keychainRow(server, id);
-    for (const parent of [alice, bob]) {
+    for (const [parent, status] of [
+      [alice, 200],
+      [bob, 400],
+    ] as const) {
       const result = await server.call(
         'SaveKeychain',
         { isNew: true, id, name: 'Hijack' },
         { token: parent.token },
       );
-      expect(result.status).toBe(400);
-      expect(result.body.type).toBe('badRequest');
+      expect(result.status).toBe(status);
     }
     expect(await keychainRow(server, id)).toEqual(before);
   });
@@ -188,7 +190,7 @@ describe('SaveKey', () => {
     );
   });
 
-  test('isNew with an existing key id → badRequest, the existing key untouched', async () => {
+  test('isNew with an existing key id: done when sent again, the existing key untouched', async () => {
     const keychain = await createKeychain(server, alice, 'Dup');
     const id = await createKey(server, alice, keychain, website('example.com'));
     const before = await keyRow(server, id);
@@ -197,7 +199,16 @@ describe('SaveKey', () => {
       { isNew: true, id, keychainId: keychain, key: website('other.org') },
       { token: alice.token },
     );
-    expect(result.status).toBe(400);
+    expect(result.status).toBe(200);
+    expect(await keyRow(server, id)).toEqual(before);
+    // the id under another of her keychains is not the same create: refused
+    const other = await createKeychain(server, alice, 'Other');
+    const moved = await server.call(
+      'SaveKey',
+      { isNew: true, id, keychainId: other, key: website('other.org') },
+      { token: alice.token },
+    );
+    expect(moved.status).toBe(400);
     expect(await keyRow(server, id)).toEqual(before);
   });
 

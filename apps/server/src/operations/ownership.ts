@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { notFound } from '../pairql/errors.ts';
+import { notFound, PqlFailure } from '../pairql/errors.ts';
 
 // Deny by default (server-behaviour §0.3). Every parent-authenticated resolver reaches rows by id
 // ONLY through these helpers: each returns the row when it belongs to (or hangs off) the session
@@ -287,4 +287,29 @@ export async function ownedPasskey(db: Db, parentId: string, personId: string, i
     .executeTakeFirst();
   if (!row) throw notFound('Passkey');
   return row;
+}
+
+/**
+ * An `isNew` save sent again (a double click, a retried request) finds its row already there. The
+ * row is the parent's when `owned` finds it; then the save is answered as done and the row is left
+ * as the first save wrote it. Another parent's row with that id stays a refusal (§0.3).
+ */
+export async function isAlreadyCreated(owned: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await owned();
+    return true;
+  } catch (error) {
+    if (error instanceof PqlFailure && error.details.type === 'notFound') return false;
+    throw error;
+  }
+}
+
+/**
+ * Issue 20: a filter-suspension request of one of the parent's children made on a device of any
+ * kind (devices/family-devices.ts), in the one shape every kind shares; notFound otherwise.
+ */
+export async function ownedSuspensionRequest(db: Db, parentId: string, id: string) {
+  const found = await findSuspensionRequest(db, parentId, id);
+  if (!found) throw notFound('SuspendFilterRequest');
+  return found;
 }

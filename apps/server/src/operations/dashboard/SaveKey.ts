@@ -8,7 +8,7 @@ import { checkSharedKey, expirationColumn } from '../../keychains/key-input.ts';
 import { badRequest, notFound } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
-import { ownedKey, ownedKeychain } from '../ownership.ts';
+import { isAlreadyCreated, ownedKey, ownedKeychain } from '../ownership.ts';
 
 // server-behaviour §3.4: a key of an own keychain. The key must pass the wizard's address rules,
 // else badRequest naming the problem and nothing is stored. `deleted_at` holds the expiration.
@@ -22,12 +22,18 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
 
   if (input.isNew) {
     const appNames = await appNamesFor(ctx.db, input.key);
-    await ctx.db.transaction().execute(async (trx) => {
+    const isRepeated = await ctx.db.transaction().execute(async (trx) => {
       const taken = await trx
         .selectFrom('keys')
-        .select('id')
+        .select(['id', 'keychain_id'])
         .where('id', '=', input.id)
         .executeTakeFirst();
+      if (
+        taken?.keychain_id === keychain.id &&
+        (await isAlreadyCreated(() => ownedKey(trx, ctx.parentId, input.id)))
+      ) {
+        return true; // the same create sent again (issue 20)
+      }
       if (taken) {
         throw badRequest(
           '04fb27a8',
@@ -53,7 +59,9 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
         'keyCreated',
         `keychain: ${keychain.name}, key: ${describeKeyNamingApps(input.key, appNames)}`,
       );
+      return false;
     });
+    if (isRepeated) return { success: true };
   } else {
     // An expired key is invisible everywhere, so it cannot be edited either.
     const key = await ownedKey(ctx.db, ctx.parentId, input.id);

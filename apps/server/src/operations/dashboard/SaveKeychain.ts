@@ -3,7 +3,7 @@ import { keychainName, optionalText } from '../../keychains/keychain-input.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
-import { ownedKeychain } from '../ownership.ts';
+import { isAlreadyCreated, ownedKeychain } from '../ownership.ts';
 
 // server-behaviour §3.4 and wire-contract §3.6: isNew creates a private keychain with the client's
 // id (an id already taken → badRequest, that row untouched); otherwise renames/re-describes an own
@@ -20,6 +20,9 @@ export default dashboardResolver('SaveKeychain', async (input, ctx) => {
         .select('id')
         .where('id', '=', input.id)
         .executeTakeFirst();
+      if (taken && (await isAlreadyCreated(() => ownedKeychain(trx, ctx.parentId, input.id)))) {
+        return; // the same create sent again (issue 20)
+      }
       if (taken) {
         throw badRequest(
           '03ebda6e',

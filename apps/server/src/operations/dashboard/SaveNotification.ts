@@ -4,7 +4,7 @@ import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import type { ParentContext } from '../../pairql/context.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { ownedNotification, ownedNotificationMethod } from '../ownership.ts';
+import { isAlreadyCreated, ownedNotification, ownedNotificationMethod } from '../ownership.ts';
 
 const TRIGGER_WORDS: Record<AdminNotificationTrigger, string> = {
   unlockRequestSubmitted: 'unlock requests',
@@ -25,7 +25,11 @@ export default dashboardResolver('SaveNotification', async (input, ctx) => {
     await ownedNotificationMethod(ctx.db, ctx.parentId, input.methodId),
     'NotificationMethod',
   );
-  await refuseDuplicate(ctx, method.id, input.trigger, rule?.id);
+  if (input.isNew && (await isRepeatedCreate(ctx, input.id, method.id, input.trigger))) {
+    return { success: true };
+  }
+  // a rule with this very id is this create sent again, not a second rule for the pair
+  await refuseDuplicate(ctx, method.id, input.trigger, rule?.id ?? input.id);
 
   if (rule) {
     await ctx.db
@@ -57,6 +61,7 @@ export default dashboardResolver('SaveNotification', async (input, ctx) => {
   );
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
     // lost a race for the same pair, or the id is taken (by any parent's rule)
+    if (await isRepeatedCreate(ctx, input.id, method.id, input.trigger)) return { success: true };
     await refuseDuplicate(ctx, method.id, input.trigger);
     throw badRequest(
       '6f2d8a17',
@@ -66,6 +71,20 @@ export default dashboardResolver('SaveNotification', async (input, ctx) => {
   }
   return { success: true };
 });
+
+/** The same create sent again (a double click, a retry): the rule is already there (issue 20). */
+async function isRepeatedCreate(
+  ctx: ParentContext,
+  id: string,
+  methodId: string,
+  trigger: AdminNotificationTrigger,
+): Promise<boolean> {
+  let existing: Awaited<ReturnType<typeof ownedNotification>> | undefined;
+  const isOwn = await isAlreadyCreated(async () => {
+    existing = await ownedNotification(ctx.db, ctx.parentId, id);
+  });
+  return isOwn && existing?.method_id === methodId && existing.trigger === trigger;
+}
 
 async function refuseDuplicate(
   ctx: ParentContext,

@@ -15,14 +15,15 @@ import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
-import { ownedChild, selectableKeychains } from '../ownership.ts';
+import { isAlreadyCreated, ownedChild, selectableKeychains } from '../ownership.ts';
 
 const MAX_NAME = 100;
 const MAX_BLOCKED_APP_IDENTIFIER = 255;
 const MIN_FREQUENCY_SECONDS = 10;
 const MAX_FREQUENCY_SECONDS = 24 * 60 * 60;
 
-// server-behaviour §3.1 and wire-contract §3.6 (client-chosen id). Everything is checked before
+// server-behaviour §3.1 and wire-contract §3.6 (client-chosen id; issue 20: a create sent again
+// with the id of the parent's own child is answered as done, the child as the first save left it). Everything is checked before
 // the one transaction that writes the child, its keychain assignments and its blocked apps.
 export default dashboardResolver('SaveUser', async (input, ctx) => {
   const name = validName(input.name);
@@ -49,13 +50,16 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
     updated_at: now,
   };
 
-  await ctx.db.transaction().execute(async (trx) => {
+  const isRepeated = await ctx.db.transaction().execute(async (trx) => {
     if (before === undefined) {
       const taken = await trx
         .selectFrom('children')
         .select('id')
         .where('id', '=', input.id)
         .executeTakeFirst();
+      if (taken && (await isAlreadyCreated(() => ownedChild(trx, ctx.parentId, input.id)))) {
+        return true;
+      }
       if (taken) {
         throw badRequest(
           'c745b03f',
@@ -126,7 +130,9 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
       { ...ctx, db: trx },
       { input, name, before, keychainNames, keychainsChanged, blockedAppsChanged },
     );
+    return false;
   });
+  if (isRepeated) return { success: true };
 
   await ctx.services.push.toChildren([input.id], { case: 'userUpdated' });
   return { success: true };

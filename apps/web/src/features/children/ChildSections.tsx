@@ -15,7 +15,6 @@ import {
   type ChildEditorEvent,
   type ChildEditorState,
   canAddBlockedApp,
-  MAX_NAME_LENGTH,
 } from './child-editor';
 import { computerName } from './child-summary';
 import { newId } from '../../lib/new-id';
@@ -99,7 +98,6 @@ export function NameSection({ state, errors, dispatch }: SectionProps) {
         value={state.draft.name}
         onChange={(name) => dispatch({ type: 'nameChanged', name })}
         error={errors.name}
-        maxLength={MAX_NAME_LENGTH}
         autoComplete="off"
       />
     </Section>

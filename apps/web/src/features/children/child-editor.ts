@@ -30,6 +30,15 @@ export const NEW_CHILD_DEFAULTS = {
   showSuspensionActivity: false,
 } as const;
 
+/** Blank or too long (the server's limit, said rather than cut silently); undefined when fine. */
+export function childNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'Name is required';
+  if (name.trim().length > MAX_NAME_LENGTH) {
+    return `A child's name can be at most ${MAX_NAME_LENGTH} characters.`;
+  }
+  return undefined;
+}
+
 /** The SaveUser body that creates a child with the spec's defaults. */
 export function newChildInput(id: string, name: string): SaveChildInput {
   return {
@@ -160,7 +169,8 @@ export type ChildDraftErrors = {
 
 export function draftErrors(draft: ChildDraft): ChildDraftErrors {
   const errors: ChildDraftErrors = { blockedAppSchedules: {}, keychainSchedules: {} };
-  if (draft.name.trim() === '') errors.name = 'Name is required';
+  const nameProblem = childNameProblem(draft.name);
+  if (nameProblem) errors.name = nameProblem;
   if (draft.screenshotsEnabled) {
     const resolutionProblem = isWholeNumber(draft.screenshotsResolution)
       ? screenshotsResolutionProblem(Number(draft.screenshotsResolution))

@@ -122,6 +122,33 @@ describe('/children/new', () => {
     expect(screen.getByRole('button', { name: 'Get connection code' })).toBeInTheDocument();
   });
 
+  test('a double click on Save child sends one save with one id (issue 20)', async () => {
+    const calls = fakeServer((op, body) => {
+      if (op === 'SaveUser') return { body: { success: true } };
+      if (op === 'GetUser') return { body: childOf({ id: body as string, name: 'Leo' }) };
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp('/children/new');
+    await user.type(await screen.findByLabelText('Name'), 'Leo');
+    await user.dblClick(screen.getByRole('button', { name: 'Save child' }));
+    expect(await screen.findByRole('heading', { name: 'Leo' })).toBeInTheDocument();
+    expect(calls.filter((call) => call.op === 'SaveUser')).toHaveLength(1);
+  });
+
+  test('a name over the limit is kept whole and the limit is said', async () => {
+    const calls = fakeServer(() => serverError('notFound'));
+    const user = userEvent.setup();
+    renderApp('/children/new');
+    const field = await screen.findByLabelText('Name');
+    await user.click(field);
+    await user.paste('E'.repeat(258));
+    expect(field).toHaveValue('E'.repeat(258));
+    expect(screen.getByText("A child's name can be at most 100 characters.")).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save child' })).toBeDisabled();
+    expect(calls.some((call) => call.op === 'SaveUser')).toBe(false);
+  });
+
   test('Cancel goes back to the list', async () => {
     fakeServer(() => ({ body: [] }));
     const user = userEvent.setup();
@@ -159,6 +186,8 @@ describe('connection code dialog', () => {
     expect(dialog).toHaveTextContent(
       "The code also works in the Keyward iOS app on Emma's iPhone or iPad.",
     );
+    // issue 19: a code lives an hour (the server's CONNECTION_CODES.lifetimeSeconds)
+    expect(dialog).toHaveTextContent('The code works once and expires in an hour.');
     const getUserCalls = () => calls.filter((call) => call.op === 'GetUser').length;
     const before = getUserCalls();
 
