@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { parseMail } from './mime.ts';
@@ -48,7 +48,9 @@ export async function startMailCatcher(dir: string): Promise<MailCatcher> {
           };
           sequence += 1;
           const name = `${mail.receivedAt}-${String(sequence).padStart(5, '0')}.json`;
-          writeFileSync(join(dir, name), JSON.stringify(mail, null, 2));
+          // written whole, then renamed: a test reading the folder never sees half a mail
+          writeFileSync(join(dir, `${name}.partial`), JSON.stringify(mail, null, 2));
+          renameSync(join(dir, `${name}.partial`), join(dir, name));
           callback();
         } catch (error) {
           callback(error as Error);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
@@ -40,10 +40,10 @@ export async function startSlackCatcher(dir: string): Promise<SlackCatcher> {
         receivedAt: Date.now(),
       };
       sequence += 1;
-      writeFileSync(
-        join(dir, `${call.receivedAt}-${String(sequence).padStart(5, '0')}.json`),
-        JSON.stringify(call),
-      );
+      // written whole, then renamed: a test reading the folder never sees half a call
+      const name = join(dir, `${call.receivedAt}-${String(sequence).padStart(5, '0')}.json`);
+      writeFileSync(`${name}.partial`, JSON.stringify(call));
+      renameSync(`${name}.partial`, name);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ ok: true, channel: call.channel, ts: `${Date.now() / 1000}` }));
     });
