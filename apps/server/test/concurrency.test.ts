@@ -158,8 +158,10 @@ describe('concurrent duplicate writes answer like the sequential path, never 500
 
   const burst = (n: number, call: () => Promise<CallResult>) =>
     Promise.all(Array.from({ length: n }, call));
-  const countRows = async (table: 'children' | 'keychains' | 'keys' | 'notifications', id: string) =>
-    (await server.db.selectFrom(table).select('id').where('id', '=', id).execute()).length;
+  const countRows = async (
+    table: 'children' | 'keychains' | 'keys' | 'notifications',
+    id: string,
+  ) => (await server.db.selectFrom(table).select('id').where('id', '=', id).execute()).length;
   const countEvents = async (event: string, detail: string) =>
     (
       await server.db

@@ -296,6 +296,45 @@ describe('ConnectedRules and the parent’s settings', () => {
     expect(read.body.enabledBlockGroups).toHaveLength(ALL_GROUPS.length);
   });
 
+  // issue 20: an address is stored as its site (the key wizard's rules), not as typed
+  test('pasted addresses are stored as their domains; what is not a website is refused', async () => {
+    const { deviceId, device, token } = await connectIpad(alice.adminId);
+    const update = await server.call(
+      'UpdateIOSDevice',
+      {
+        deviceId,
+        enabledBlockGroups: [],
+        webPolicy: 'blockAllExcept',
+        webPolicyDomains: [
+          'https://Wikipedia.org/wiki/Cat',
+          'wikipedia.org',
+          'www.khanacademy.org/',
+        ],
+      },
+      { token: alice.token },
+    );
+    expect(update.status).toBe(200);
+    const rules = await ios(server, 'ConnectedRules', device, token);
+    expect(rules.body.webPolicy.blockAllExcept._0.sort()).toEqual([
+      'khanacademy.org',
+      'wikipedia.org',
+    ]);
+    for (const [typed, words] of [
+      ['wikipedia', "'wikipedia' is not a valid website address."],
+      ['10.0.0.1', "'10.0.0.1' is an IP address."],
+    ]) {
+      const refused = await server.call(
+        'UpdateIOSDevice',
+        { deviceId, enabledBlockGroups: [], webPolicy: 'blockAdultAnd', webPolicyDomains: [typed] },
+        { token: alice.token },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.userMessage).toContain(words);
+    }
+    const read = await server.call('GetIOSDevice', deviceId, { token: alice.token });
+    expect(read.body.webPolicyDomains.sort()).toEqual(['khanacademy.org', 'wikipedia.org']);
+  });
+
   test('a rule is replaced by id, refused when blank, and deleted', async () => {
     const { deviceId } = await connectIpad(alice.adminId);
     const other = await connectIpad(alice.adminId);

@@ -1,4 +1,5 @@
 import type { BlockRule, WebPolicy } from '@keyward/contract/shared';
+import { websiteDomain } from './keys.ts';
 
 // iOS block rules (spec §3 block-rule cases, §5 "Block rules"): the editor's model of a custom
 // rule, its conversion to and from the wire rule, its validity, and what a rule set and a web
@@ -243,8 +244,10 @@ export function decideFlow(
 
 /** Spec §5: a domain is added only when non-blank and not already listed (case-insensitive). */
 export function canAddDomain(domains: string[], candidate: string): boolean {
-  const d = candidate.trim().toLowerCase();
-  return d !== '' && !domains.some((existing) => existing.toLowerCase() === d);
+  if (candidate.trim() === '') return false;
+  const check = websiteDomain(candidate);
+  const d = check.ok ? check.domain : candidate.trim().toLowerCase();
+  return !domains.some((existing) => existing.toLowerCase() === d);
 }
 
 /** The policies that carry a domain list. */

@@ -143,6 +143,31 @@ export function keyAddress(input: string, addressType: AddressType): string {
   return site;
 }
 
+export type WebsiteDomain = { ok: true; domain: string } | { ok: false; error: string };
+
+/**
+ * A website typed or pasted into a domain list (the iOS allowed and blocked domains), read by the
+ * key wizard's rules for a standard key, since the list covers each site with its subdomains:
+ * scheme, credentials, path, query, port and letter case go, a leading `www.` goes as the wizard
+ * drops it. What is left must be a website, else the wizard's words say why.
+ */
+export function websiteDomain(input: string): WebsiteDomain {
+  const domain = keyAddress(input, 'standard');
+  if (domain === '') return { ok: false, error: 'Enter a website address.' };
+  if (isIpAddress(domain)) {
+    return {
+      ok: false,
+      error: `'${domain}' is an IP address. Enter a website address, such as khanacademy.org.`,
+    };
+  }
+  if (!isRegistrableDomain(domain)) return { ok: false, error: notAWebsiteAddress(domain) };
+  return { ok: true, domain };
+}
+
+function notAWebsiteAddress(address: string): string {
+  return `'${address}' is not a valid website address.`;
+}
+
 /** What the address field says about `www.` for the chosen address type. */
 export function wwwHint(addressType: AddressType): string | undefined {
   switch (addressType) {
@@ -294,13 +319,15 @@ function addressKeyOf(state: KeyEditorState, scope: AppScope): Checked<SharedKey
   const address = keyAddress(state.address, state.addressType);
   if (address === '') return { ok: false, error: 'Enter a website address.' };
   if (state.addressType !== 'ip' && !hasAddressShape(address)) {
-    return { ok: false, error: `'${address}' is not a valid website address.` };
+    return { ok: false, error: notAWebsiteAddress(address) };
   }
   const check = validateAddress(address, state.addressType);
   if (!check.ok) {
     const error =
       check.hint === INVALID_ADDRESS_HINT
-        ? `'${address}' is not a valid ${state.addressType === 'ip' ? 'IP' : 'website'} address.`
+        ? state.addressType === 'ip'
+          ? `'${address}' is not a valid IP address.`
+          : notAWebsiteAddress(address)
         : check.hint;
     return { ok: false, error };
   }

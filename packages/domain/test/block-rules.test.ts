@@ -274,6 +274,7 @@ describe('domain lists', () => {
     [[], '  ', false],
     [['a.com'], 'A.com', false],
     [['a.com'], ' b.com ', true],
+    [['wikipedia.org'], 'https://www.Wikipedia.org/wiki/Cat', false],
   ])('canAddDomain(%j, %j) → %s', (list, candidate, expected) => {
     expect(canAddDomain(list, candidate)).toBe(expected);
   });

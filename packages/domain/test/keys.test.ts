@@ -27,6 +27,7 @@ import {
   subdomainExamplesFor,
   validateAddress,
   validateSharedKey,
+  websiteDomain,
   wizardSteps,
   wwwHint,
 } from '../src/keys.ts';
@@ -728,5 +729,40 @@ describe('key wizard steps', () => {
   ])('around %s for %j: next %s, previous %s', (step, state, next, previous) => {
     expect(nextStep(step, state)).toBe(next);
     expect(previousStep(step, state)).toBe(previous);
+  });
+});
+
+// issue 20: the iOS allowed/blocked domains take the wizard's address rules
+describe('websiteDomain', () => {
+  test.each<[string, string]>([
+    ['https://Wikipedia.org/wiki/Cat', 'wikipedia.org'],
+    ['  wikipedia.org  ', 'wikipedia.org'],
+    ['WIKIPEDIA.ORG', 'wikipedia.org'],
+    ['http://www.khanacademy.org:8080/?q=1#top', 'khanacademy.org'],
+    ['www.khanacademy.org', 'khanacademy.org'],
+    ['user:secret@scratch.mit.edu/projects', 'scratch.mit.edu'],
+    ['//en.wikipedia.org/wiki/Cat', 'en.wikipedia.org'],
+    ['www.youtube.com', 'www.youtube.com'],
+    ['www.co.uk', 'www.co.uk'],
+    ['bbc.co.uk/news', 'bbc.co.uk'],
+    ['example.github.io', 'example.github.io'],
+  ])('%j → %j', (input, domain) => {
+    expect(websiteDomain(input)).toEqual({ ok: true, domain });
+  });
+
+  test.each<[string, string]>([
+    ['', 'Enter a website address.'],
+    ['https://', 'Enter a website address.'],
+    ['wikipedia', "'wikipedia' is not a valid website address."],
+    ['exa mple.com', "'exa mple.com' is not a valid website address."],
+    ['*.example.com', "'*.example.com' is not a valid website address."],
+    ['co.uk', "'co.uk' is not a valid website address."],
+    [
+      '192.168.1.10',
+      "'192.168.1.10' is an IP address. Enter a website address, such as khanacademy.org.",
+    ],
+    ['https://[::1]/', "'::1' is an IP address. Enter a website address, such as khanacademy.org."],
+  ])('%j is refused: %s', (input, error) => {
+    expect(websiteDomain(input)).toEqual({ ok: false, error });
   });
 });

@@ -1,13 +1,16 @@
+import { websiteDomain } from '@keyward/domain/keys';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { newToken } from '../../services/tokens.ts';
 import { ownedIosDevice } from '../ownership.ts';
 
-const MAX_DOMAIN = 253;
+/** A pasted address may carry a path; longer input is not read at all. */
+const MAX_DOMAIN_INPUT = 2048;
 
 // server-behaviour §3.11: in one transaction, replace the enabled block groups, set the web policy
-// and replace the domain list (blank and repeated domains dropped, as the editor does).
+// and replace the domain list (blank and repeated domains dropped, as the editor does; each read
+// by the key wizard's address rules, and what is not a website refused).
 export default dashboardResolver('UpdateIOSDevice', async (input, ctx) => {
   const device = await ownedIosDevice(ctx.db, ctx.parentId, input.deviceId);
   const groupIds = [...new Set(input.enabledBlockGroups)];
@@ -27,16 +30,20 @@ export default dashboardResolver('UpdateIOSDevice', async (input, ctx) => {
   }
   const domains: string[] = [];
   for (const raw of input.webPolicyDomains) {
-    const domain = raw.trim().toLowerCase();
-    if (domain === '' || domains.includes(domain)) continue;
-    if (domain.length > MAX_DOMAIN || /\s/.test(domain)) {
+    if (raw.trim() === '') continue;
+    // issue 20: the key wizard's address rules, so a pasted address stores (and blocks) its site
+    const check = raw.length > MAX_DOMAIN_INPUT ? undefined : websiteDomain(raw);
+    if (!check?.ok) {
+      const shown = raw.trim().slice(0, 50);
       throw badRequest(
         '0e6a2f48',
-        `webPolicyDomains: "${domain.slice(0, 50)}" is not a domain`,
-        `"${domain.slice(0, 50)}" is not a website address. Enter a domain such as khanacademy.org.`,
+        `webPolicyDomains: "${shown}" is not a domain`,
+        check && !check.ok
+          ? `${check.error} Enter a domain such as khanacademy.org.`
+          : `"${shown}" is not a website address. Enter a domain such as khanacademy.org.`,
       );
     }
-    domains.push(domain);
+    if (!domains.includes(check.domain)) domains.push(check.domain);
   }
 
   const at = toDbTime(ctx.clock.now());

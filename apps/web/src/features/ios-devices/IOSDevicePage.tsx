@@ -274,9 +274,9 @@ function DomainList({ state, dispatch }: SettingsProps) {
           type="url"
           value={state.domainInput}
           onChange={(value) => dispatch({ type: 'domainInputChanged', value })}
+          error={state.domainError}
           placeholder="khanacademy.org"
           autoComplete="off"
-          maxLength={253}
           className="min-w-0 flex-1"
         />
         <Button type="submit" variant="secondary" disabled={!canAddDomainInput(state)}>

@@ -91,6 +91,32 @@ describe('iOS device settings', () => {
     );
   });
 
+  // issue 20: the key wizard's address rules
+  test.each<[string, string]>([
+    ['https://Wikipedia.org/wiki/Cat', 'wikipedia.org'],
+    ['www.scratch.mit.edu', 'scratch.mit.edu'],
+    ['HTTP://BBC.co.uk:443/news?x=1', 'bbc.co.uk'],
+  ])('%j is added as %j', (input, domain) => {
+    const state = run(typed(input));
+    expect(state.draft.webPolicyDomains).toEqual([domain]);
+    expect(state.domainInput).toBe('');
+  });
+
+  test("what is not a website stays in the field with the wizard's words until edited", () => {
+    const refused = run(typed('wikipedia'));
+    expect(refused.draft.webPolicyDomains).toEqual([]);
+    expect(refused.domainInput).toBe('wikipedia');
+    expect(refused.domainError).toBe("'wikipedia' is not a valid website address.");
+    const editing = iosDeviceSettingsReducer(refused, {
+      type: 'domainInputChanged',
+      value: 'wikipedia.org',
+    });
+    expect(editing.domainError).toBeUndefined();
+    expect(
+      iosDeviceSettingsReducer(editing, { type: 'domainAdded' }).draft.webPolicyDomains,
+    ).toEqual(['wikipedia.org']);
+  });
+
   test('domains are added one at a time, trimmed and lowercased, and removed', () => {
     const state = run([
       { type: 'webPolicyChosen', policy: 'blockAllExcept' },

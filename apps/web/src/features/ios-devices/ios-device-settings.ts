@@ -1,11 +1,14 @@
 import type { DashboardInput } from '@keyward/contract/dashboard';
 import type { GetIOSDeviceOutput, WebPolicy } from '@keyward/contract/shared';
 import { canAddDomain, policyHasDomains } from '@keyward/domain/block-rules';
+import { websiteDomain } from '@keyward/domain/keys';
 
 // The iOS device page's settings (spec §2 'iOS device page', §5 'Block rules', §9 web policies):
 // block groups on or off, the web content policy, and its domain list, saved together with
 // 'Save settings' (UpdateIOSDevice). Domains are added one at a time; blank and duplicate domains
-// are refused (the Add button is disabled for them).
+// are refused (the Add button is disabled for them). What is typed is read by the key wizard's
+// address rules (issue 20): `https://Wikipedia.org/wiki/Cat` adds `wikipedia.org`, and what is
+// not a website stays in the field with the wizard's words.
 
 export type IosDeviceSettings = {
   enabledBlockGroups: string[];
@@ -18,6 +21,8 @@ export type IosDeviceSettingsState = {
   saved: IosDeviceSettings;
   draft: IosDeviceSettings;
   domainInput: string;
+  /** Why the typed domain was not added; cleared by typing. */
+  domainError?: string;
   isSaving: boolean;
 };
 
@@ -122,15 +127,18 @@ export function iosDeviceSettingsReducer(
     }
     case 'webPolicyChosen':
       return { ...state, draft: { ...draft, webPolicy: event.policy } };
-    case 'domainInputChanged':
-      return { ...state, domainInput: event.value };
+    case 'domainInputChanged': {
+      const { domainError: _, ...rest } = state;
+      return { ...rest, domainInput: event.value };
+    }
     case 'domainAdded': {
       if (!canAddDomainInput(state)) return state;
-      const domain = state.domainInput.trim().toLowerCase();
+      const check = websiteDomain(state.domainInput);
+      if (!check.ok) return { ...state, domainError: check.error };
       return {
         ...state,
         domainInput: '',
-        draft: { ...draft, webPolicyDomains: [...draft.webPolicyDomains, domain] },
+        draft: { ...draft, webPolicyDomains: [...draft.webPolicyDomains, check.domain] },
       };
     }
     case 'domainRemoved':
@@ -147,7 +155,9 @@ export function iosDeviceSettingsReducer(
       return { ...state, isSaving: false, saved: state.draft };
     case 'saveFailed':
       return { ...state, isSaving: false };
-    case 'changesDiscarded':
-      return { ...state, draft: state.saved, domainInput: '' };
+    case 'changesDiscarded': {
+      const { domainError: _, ...rest } = state;
+      return { ...rest, draft: state.saved, domainInput: '' };
+    }
   }
 }
