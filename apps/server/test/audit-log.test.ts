@@ -240,7 +240,8 @@ const scenarios: Record<string, Scenario> = {
   },
   StartTotpEnrolment: async () => ({}),
   StartPasskeyRegistration: async () => ({}),
-  RequestDataExport: async () => ({}),
+  // owner only (issue 19)
+  RequestDataExport: async () => ({ token: alice.token }),
 };
 
 /** Need a second factor or a passkey response; the two-factor tests drive them. */

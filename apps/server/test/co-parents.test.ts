@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { generate } from 'otplib';
 import { describe, expect, test } from 'vitest';
 import { ONLY_THE_OWNER_MESSAGE } from '../src/accounts/people.ts';
 import { DAY } from '../src/db/values.ts';
 import { INVITATION_NOT_VALID_MESSAGE } from '../src/operations/dashboard/AcceptParentInvite.ts';
+import { dataExportsSettled } from '../src/exports/data-export.ts';
 import { notificationsDelivered } from '../src/requests/notify.ts';
+import { localExportFile } from '../src/services/storage.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { connectedMac, inviteCoParent, newChildInput, serverWithParents } from './fixtures.ts';
 
@@ -491,5 +495,153 @@ describe('a password reset belongs to one person', () => {
       .where('event', '=', 'passwordChanged')
       .execute();
     expect(events).toContainEqual({ event: 'passwordChanged', detail: `co-parent ${co.email}` });
+  });
+});
+
+describe('removing a co-parent ends everything they hold (issue 19)', () => {
+  const tokenIn = (email: string, template: 'magic-link' | 'password-reset') => {
+    const prefix = template === 'magic-link' ? '/otp/' : '/reset-password/';
+    return server.linkIn(server.lastEmailTo(email, template), prefix).pathname.split('/').at(-1)!;
+  };
+  const download = (url: string) => {
+    const parsed = new URL(url);
+    return server.app.inject({ method: 'GET', url: `${parsed.pathname}${parsed.search}` });
+  };
+  const rowsOf = async (personId: string) => {
+    const counts: Record<string, number> = {};
+    for (const table of [
+      'dashboard_sessions',
+      'one_time_tokens',
+      'notification_methods',
+      'notifications',
+      'totp_factors',
+      'recovery_codes',
+      'second_factor_challenges',
+      'data_exports',
+    ] as const) {
+      const rows = await server.db
+        .selectFrom(table)
+        .select('person_id')
+        .where('person_id', '=', personId)
+        .execute();
+      counts[table] = rows.length;
+    }
+    return counts;
+  };
+
+  /** An export of the whole family held by the co-parent, as co-parents could ask for before. */
+  async function exportHeldBy(owner: { token: string }, personId: string) {
+    const requested = await server.call('RequestDataExport', undefined, { token: owner.token });
+    expect(requested.status).toBe(200);
+    await dataExportsSettled();
+    const { exportId } = requested.body as { exportId: string };
+    const ready = await server.call('GetDataExport', { exportId }, { token: owner.token });
+    expect(ready.body.status).toBe('ready');
+    await server.db
+      .updateTable('data_exports')
+      .set({ person_id: personId })
+      .where('id', '=', exportId)
+      .execute();
+    expect((await download(ready.body.url)).statusCode).toBe(200);
+    return { exportId, url: ready.body.url as string };
+  }
+
+  test('sessions, links, second factor, notification methods and the data export link, at once', async () => {
+    const owner = await server.signUpVerifiedParent();
+    const co = await inviteCoParent(server, owner);
+    const started = await server.call('StartTotpEnrolment', undefined, { token: co.token });
+    const confirmed = await server.call(
+      'ConfirmTotpEnrolment',
+      {
+        code: await generate({
+          secret: started.body.secret,
+          epoch: Math.floor(server.clock.now().getTime() / 1000),
+        }),
+      },
+      { token: co.token },
+    );
+    expect(confirmed.status).toBe(200);
+    server.clock.advance(30_000);
+    const pending = await server.call('Login', { email: co.email, password: co.password });
+    expect(pending.body.secondFactorChallenge).toBeDefined();
+    await server.call('RequestMagicLink', { email: co.email });
+    await server.call('SendPasswordResetEmail', { email: co.email });
+    const magic = tokenIn(co.email, 'magic-link');
+    const reset = tokenIn(co.email, 'password-reset');
+    const method = await server.call(
+      'CreatePendingNotificationMethod',
+      { case: 'email', email: co.email },
+      { token: co.token },
+    );
+    expect(method.status).toBe(200);
+    const held = await exportHeldBy(owner, co.personId);
+    const zip = localExportFile(path.join(server.config.dataDir, 'exports'), held.exportId);
+    expect(existsSync(zip)).toBe(true);
+    expect(await rowsOf(co.personId)).toMatchObject({
+      dashboard_sessions: 1,
+      totp_factors: 1,
+      recovery_codes: 10,
+      second_factor_challenges: 1,
+      data_exports: 1,
+    });
+
+    const removed = await server.call('RemoveParent', { id: co.personId }, { token: owner.token });
+    expect(removed.body).toEqual({ success: true });
+
+    // the export link answers like a missing export, and its ZIP is gone
+    const refused = await download(held.url);
+    expect(refused.statusCode).toBe(404);
+    expect(JSON.parse(refused.body)).toMatchObject({ type: 'notFound', entityName: 'Data export' });
+    expect(existsSync(zip)).toBe(false);
+    // no session, no link, no second step, no sign-in
+    expect((await server.call('GetAdmin', undefined, { token: co.token })).status).toBe(401);
+    expect((await server.call('LoginMagicLink', { token: magic })).status).toBe(401);
+    const resetAfter = await server.call('ResetPassword', { token: reset, password: 'taken over' });
+    expect(resetAfter.body).toEqual({ success: false });
+    const second = await server.call('LoginSecondFactor', {
+      challenge: pending.body.secondFactorChallenge,
+      code: confirmed.body.recoveryCodes[0],
+    });
+    expect(second.status).toBe(401);
+    expect((await server.call('Login', { email: co.email, password: co.password })).status).toBe(
+      401,
+    );
+    // nothing of theirs is left behind
+    expect(Object.values(await rowsOf(co.personId)).every((count) => count === 0)).toBe(true);
+    // the owner is untouched
+    expect((await server.call('GetAdmin', undefined, { token: owner.token })).status).toBe(200);
+  });
+
+  test('an export link serves only while the person who asked is still a parent of the family', async () => {
+    const owner = await server.signUpVerifiedParent();
+    const co = await inviteCoParent(server, owner);
+    const held = await exportHeldBy(owner, co.personId);
+    // however the co-parent stopped being one (here: the row went without RemoveParent)
+    await server.db.deleteFrom('co_parents').where('id', '=', co.personId).execute();
+    expect((await download(held.url)).statusCode).toBe(404);
+  });
+
+  test('a co-parent cannot export the whole family; the owner can', async () => {
+    const owner = await server.signUpVerifiedParent();
+    const co = await inviteCoParent(server, owner);
+    const asked = await server.call('RequestDataExport', undefined, { token: co.token });
+    expect(asked.status).toBe(401);
+    expect(asked.body.userMessage).toBe(ONLY_THE_OWNER_MESSAGE);
+    const ownExport = await server.call('RequestDataExport', undefined, { token: owner.token });
+    expect(ownExport.status).toBe(200);
+    await dataExportsSettled();
+    const read = await server.call(
+      'GetDataExport',
+      { exportId: ownExport.body.exportId },
+      { token: co.token },
+    );
+    expect(read.status).toBe(401);
+    expect(read.body.userMessage).toBe(ONLY_THE_OWNER_MESSAGE);
+    const exports = await server.db
+      .selectFrom('data_exports')
+      .select('person_id')
+      .where('parent_id', '=', owner.adminId)
+      .execute();
+    expect(exports).toEqual([{ person_id: owner.adminId }]);
   });
 });

@@ -129,7 +129,7 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
     const { size } = await stat(partial);
     const storageKey = await store.save(exportId, partial);
     const expiresAt = addMs(ctx.clock.now(), EXPORT_LINK_HOURS * HOUR);
-    await db
+    const stored = await db
       .updateTable('data_exports')
       .set({
         status: 'ready',
@@ -140,7 +140,12 @@ async function buildDataExport(ctx: ExportContext, exportId: string, parentId: s
         updated_at: now(ctx),
       })
       .where('id', '=', exportId)
-      .execute();
+      .executeTakeFirst();
+    if (Number(stored.numUpdatedRows) !== 1) {
+      // the export was withdrawn while it was built (its parent removed): keep no copy
+      await store.remove([exportId]);
+      return;
+    }
 
     const row = await db
       .selectFrom('data_exports')

@@ -12,8 +12,21 @@ import { EXPORT_CONTENT_TYPE, type ScreenshotStorage } from '../services/storage
 // was emailed (or shown by GetDataExport). The HMAC covers the export id and the expiry; the
 // export must still be ready and unexpired. The ZIP is in the object store: with S3 the answer is a
 // redirect to a signed URL valid a few minutes (never past the link's expiry), so any instance
-// serves an export another built; the local store's file is sent as it is. Errors use the
-// contract's body.
+// serves an export another built; the local store's file is sent as it is. The person who asked
+// for it must still be a parent of the family (issue 19). Errors use the contract's body.
+
+/** The family's owner, or one of its active co-parents. */
+async function isStillParent(db: Db, parentId: string, personId: string): Promise<boolean> {
+  if (personId === parentId) return true;
+  const coParent = await db
+    .selectFrom('co_parents')
+    .select('id')
+    .where('id', '=', personId)
+    .where('parent_id', '=', parentId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return coParent !== undefined;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -47,11 +60,15 @@ export async function registerDataExportDownload(
         }
         const row = await deps.db
           .selectFrom('data_exports')
-          .select(['status', 'expires_at', 'storage_key', 'created_at'])
+          .select(['parent_id', 'person_id', 'status', 'expires_at', 'storage_key', 'created_at'])
           .where('id', '=', id)
           .executeTakeFirst();
         const now = deps.clock.now().toISOString();
         if (row?.status !== 'ready' || !row.storage_key || !row.expires_at) {
+          throw notFound('Data export');
+        }
+        // issue 19: only while the person who asked for it is still a parent of the family
+        if (!(await isStillParent(deps.db, row.parent_id, row.person_id))) {
           throw notFound('Data export');
         }
         if (row.expires_at <= now) {

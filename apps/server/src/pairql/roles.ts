@@ -18,6 +18,11 @@ export const OWNER_ONLY_OPERATIONS: Readonly<Record<string, OwnerOnly>> = {
   // the family's parents
   InviteParent: true,
   RemoveParent: true,
+  // issue 19: the whole family's data in one file (every parent's email, sign-in events and
+  // addresses, the audit log, all activity) is the account owner's to take away; a co-parent sees
+  // the family in the dashboard while a parent of it, and keeps no copy after removal
+  RequestDataExport: true,
+  GetDataExport: true,
 };
 
 export function isOwnerOnly(op: string, input: unknown): boolean {

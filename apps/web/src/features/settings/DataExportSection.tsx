@@ -5,8 +5,25 @@ import { errorMessage } from '../../lib/errors';
 import { dataExportWords } from './data-export';
 import { useDataExport, useRequestDataExport } from './sign-in-security-api';
 
-/** Settings → Download my data (issue 12): a ZIP built in the background, with progress. */
-export function DataExportSection() {
+/**
+ * Settings → Download my data (issue 12): a ZIP built in the background, with progress. The whole
+ * family's data is the account owner's to download (issue 19): a co-parent reads why instead.
+ */
+export function DataExportSection({ canExport = true }: { canExport?: boolean }) {
+  if (!canExport) {
+    return (
+      <Card className="mt-6">
+        <h2 className="text-lg font-semibold text-slate-900">Download my data</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Only the account owner can download a copy of the family's data.
+        </p>
+      </Card>
+    );
+  }
+  return <DataExport />;
+}
+
+function DataExport() {
   const [exportId, setExportId] = useState<string>();
   const request = useRequestDataExport();
   const status = useDataExport(exportId);

@@ -64,7 +64,7 @@ export default function SettingsPage() {
       </Card>
       <NotificationSettings admin={admin.data} />
       <SignInSecuritySection email={admin.data.email} />
-      <DataExportSection />
+      <DataExportSection canExport={role === 'owner'} />
     </>
   );
 }

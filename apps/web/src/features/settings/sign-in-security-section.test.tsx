@@ -185,6 +185,23 @@ describe('Settings → Sign-in security', () => {
     ).toBeVisible();
   });
 
+  test("Download my data is the owner's: a co-parent reads why, and nothing is asked", async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'GetAdmin') return { body: { ...admin, role: 'coParent' } };
+      if (op === 'GetParents') return { body: [] };
+      if (op === 'GetSignInSecurity') {
+        return { body: { totpEnabled: false, recoveryCodesLeft: 0, passkeys: [] } };
+      }
+      return { body: {} };
+    });
+    renderApp('/settings');
+    expect(
+      await screen.findByText("Only the account owner can download a copy of the family's data."),
+    ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Prepare my data' })).toBeNull();
+    expect(calls.some((call) => call.op === 'RequestDataExport')).toBe(false);
+  });
+
   test('Download my data: prepares, shows progress, then the download link', async () => {
     let polls = 0;
     fakeServer((op) => {
