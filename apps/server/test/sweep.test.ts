@@ -336,6 +336,9 @@ async function bobsSnapshot() {
     devices: await read('GetDevices'),
     admin: await read('GetAdmin'),
     unlockRequests: await read('GetUnlockRequests'),
+    // issue 20: what waits for Bob, and his devices of every kind
+    inbox: await read('GetInbox'),
+    familyDevices: await read('GetFamilyDevices'),
     suspension: (
       await server.call('GetSuspendFilterRequest', bobsSuspendFilterRequest, {
         token: bob.token,
@@ -367,6 +370,8 @@ describe("another parent's real rows", () => {
     expect(before.checkIn).toBe(200);
     expect(before.unlockRequests).toHaveLength(1);
     expect(before.suspension.status).toBe('pending');
+    expect(before.inbox.items).toHaveLength(2);
+    expect(before.familyDevices).toHaveLength(1);
   });
 
   test.each(foreignIdOps)('%s answers exactly as for a missing row', async (op) => {
@@ -401,6 +406,15 @@ describe("another parent's real rows", () => {
       const label = `${op} ${JSON.stringify(input)}`;
       expectWellFormed(result, label);
       expect([result.status, result.body.type], label).toEqual([400, 'badRequest']);
+    }
+  });
+
+  test("Alice's inbox and devices never show Bob's", async () => {
+    const inbox = await server.call('GetInbox', undefined, { token: alice.token });
+    const devices = await server.call('GetFamilyDevices', undefined, { token: alice.token });
+    const seen = JSON.stringify([inbox.body, devices.body]);
+    for (const id of [bobsIds.unlockRequest, bobsIds.suspendFilterRequest, bobsIds.computerUser]) {
+      expect(seen).not.toContain(id);
     }
   });
 

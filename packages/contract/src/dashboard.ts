@@ -15,9 +15,11 @@ import {
   GetAuditLogOutput,
   DeletableEntityType,
   Device,
+  FamilyDevice,
   GetAdminOutput,
   GetIOSDeviceOutput,
   IdentifiedApp,
+  InboxOutput,
   IsoDate,
   inputArray,
   inputObject,
@@ -166,6 +168,10 @@ export const dashboard = {
   GetDevice: { auth: 'parent', input: Uuid, output: Device },
   GetDevices: { auth: 'parent', input: null, output: z.array(Device) },
   GetIdentifiedApps: { auth: 'parent', input: null, output: z.array(IdentifiedApp) },
+  /** Beyond the reference (issue 20): every device of the family, of every kind. */
+  GetFamilyDevices: { auth: 'parent', input: null, output: z.array(FamilyDevice) },
+  /** Beyond the reference (issue 20): every request waiting for the parent, of every device kind. */
+  GetInbox: { auth: 'parent', input: null, output: InboxOutput },
   GetIOSDevice: { auth: 'parent', input: Uuid, output: GetIOSDeviceOutput },
   GetSelectableKeychains: {
     auth: 'parent',

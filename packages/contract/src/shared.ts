@@ -499,6 +499,66 @@ export const DecideFilterSuspensionRequestInput = inputObject({
 export type DecideFilterSuspensionRequestInput = z.infer<typeof DecideFilterSuspensionRequestInput>;
 
 // ---------------------------------------------------------------------------
+// Devices of every kind, and what waits for the parent (beyond the reference, issue 20)
+
+/** The kinds of a child's device: a Mac (a computer user of a computer) and an iPhone or iPad. */
+export const DeviceKind = z.enum(['mac', 'ios']);
+export type DeviceKind = z.infer<typeof DeviceKind>;
+
+/**
+ * A device of a child, whatever its kind. `id` is the computer-user id for a Mac (one per child
+ * and computer) and the device id for iOS; `path` is its dashboard page. `status` is the live
+ * filter status where the server knows it (Macs); an iOS device reports no presence, only when it
+ * last fetched its rules (`lastSeenAt`).
+ */
+export const FamilyDevice = z.object({
+  kind: DeviceKind,
+  id: Uuid,
+  childId: Uuid,
+  childName: z.string(),
+  name: z.string(),
+  model: z.string(),
+  path: z.string(),
+  status: ChildComputerStatus.optional(),
+  lastSeenAt: IsoDate.optional(),
+  osVersion: z.string().optional(),
+  appVersion: z.string().optional(),
+  modelFamily: DeviceModelFamily.optional(),
+  pendingRequests: z.number(),
+});
+export type FamilyDevice = z.infer<typeof FamilyDevice>;
+
+const InboxItemBase = {
+  id: Uuid,
+  childId: Uuid,
+  childName: z.string(),
+  device: z.object({ kind: DeviceKind, id: Uuid, name: z.string() }),
+  createdAt: IsoDate,
+  requestComment: z.string().optional(),
+};
+
+/** One pending request of a child, of either kind, from a device of any kind. */
+export const InboxItem = z.discriminatedUnion('case', [
+  z.object({
+    case: z.literal('suspension'),
+    ...InboxItemBase,
+    requestedDurationInSeconds: z.number(),
+    extraMonitoringOptions: z.record(z.string(), z.string()),
+  }),
+  z.object({
+    case: z.literal('unlock'),
+    ...InboxItemBase,
+    target: z.string(),
+    appName: z.string().optional(),
+  }),
+]);
+export type InboxItem = z.infer<typeof InboxItem>;
+
+/** Every request waiting for the parent, newest first (suspension requests under 2 hours old). */
+export const InboxOutput = z.object({ items: z.array(InboxItem) });
+export type InboxOutput = z.infer<typeof InboxOutput>;
+
+// ---------------------------------------------------------------------------
 // Home page, deletion, apps, iOS
 
 export const DashboardWidgetsOutput = z.object({

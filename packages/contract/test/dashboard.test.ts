@@ -176,6 +176,61 @@ const examples: Examples = {
       },
     ],
   },
+  GetFamilyDevices: {
+    input: undefined,
+    output: [
+      {
+        kind: 'mac',
+        id: ids.computerUser,
+        childId: ids.child,
+        childName: 'Lily',
+        name: 'MacBook Air',
+        model: 'MacBook Air (M2, 2022)',
+        path: `/computers/${ids.mac}`,
+        status: { case: 'filterOn' },
+        pendingRequests: 1,
+      },
+      {
+        kind: 'ios',
+        id: ids.ios,
+        childId: ids.child,
+        childName: 'Lily',
+        name: 'iPad',
+        model: 'iPad',
+        path: `/ios-devices/${ids.ios}`,
+        osVersion: '17.4',
+        lastSeenAt: at,
+        pendingRequests: 0,
+      },
+    ],
+  },
+  GetInbox: {
+    input: undefined,
+    output: {
+      items: [
+        {
+          case: 'suspension',
+          id: ids.token,
+          childId: ids.child,
+          childName: 'Lily',
+          device: { kind: 'ios', id: ids.ios, name: 'iPad' },
+          createdAt: at,
+          requestedDurationInSeconds: 600,
+          extraMonitoringOptions: {},
+        },
+        {
+          case: 'unlock',
+          id: ids.token,
+          childId: ids.child,
+          childName: 'Lily',
+          device: { kind: 'mac', id: ids.computerUser, name: 'MacBook Air' },
+          createdAt: at,
+          target: 'https://example.com',
+          requestComment: 'homework',
+        },
+      ],
+    },
+  },
   GetIOSDevice: {
     input: ids.ios,
     output: {
@@ -391,7 +446,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5); // + issue 12: two-factor, export, co-parents and audit log
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -418,8 +473,8 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4);
-    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2);
+    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {
       return dashboard[name].input?.safeParse(ids.child).success === true;
@@ -448,6 +503,7 @@ describe('dashboard operation table', () => {
       'CombinedUsersActivityFeed',
       'FamilyActivitySummaries',
       'GetDevices',
+      'GetFamilyDevices',
       'GetIdentifiedApps',
       'GetParents',
       'GetUnlockRequests',

@@ -1,3 +1,4 @@
+import { findSuspensionRequest } from '../devices/family-devices.ts';
 import type { Db } from '../db/database.ts';
 import { notFound, PqlFailure } from '../pairql/errors.ts';
 

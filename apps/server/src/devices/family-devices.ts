@@ -1,0 +1,437 @@
+import type { DeviceKind, FamilyDevice, InboxItem, RequestStatus } from '@keyward/contract/shared';
+import { describeModel } from '@keyward/domain/device-models';
+import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
+import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
+import type { Db } from '../db/database.ts';
+import { fromDbBool, toDbTime } from '../db/values.ts';
+import { unlockRequestTarget } from './resolved-requests.ts';
+import { computerUserStatuses } from './status.ts';
+
+// Issue 20: a child's devices of every kind behind one interface. Each kind (a Mac's computer user,
+// an iPhone or iPad, and later a browser extension) is one `DeviceKindSource`: how its devices are
+// listed with their live status, which requests of the child wait on it, and how one of its
+// suspension requests is read and decided. The dashboard reads (GetFamilyDevices, GetInbox) and the
+// suspension decision (GetSuspendFilterRequest, DecideFilterSuspensionRequest) go through here, so
+// a new kind of device is one more source, not another copy of each resolver.
+//
+// Every read starts from the family (`children.parent_id`, indexed) and walks indexed foreign keys
+// (computer_users.child_id, ios_devices.child_id, *_requests.{computer_user_id,device_id}), so the
+// inbox, polled by every open dashboard, stays cheap.
+
+export interface DeviceScope {
+  parentId: string;
+  now: Date;
+  /** only this child's devices and requests (the caller checked the child is the parent's) */
+  childId?: string;
+}
+
+/** A suspension request as every kind of device has it, with the child it belongs to. */
+export interface OwnedSuspensionRequest {
+  kind: DeviceKind;
+  id: string;
+  /** the computer-user id of a Mac, the device id of an iOS device */
+  deviceId: string;
+  childId: string;
+  childName: string;
+  status: RequestStatus;
+  duration: number;
+  requestComment: string | null;
+  responseComment: string | null;
+  createdAt: string;
+  /** the extra monitoring the parent may add with a grant (none on iOS) */
+  extraMonitoringOptions: Record<string, string>;
+}
+
+export interface SuspensionDecisionChange {
+  status: 'accepted' | 'rejected';
+  /** the granted duration (accepted only) */
+  duration?: number;
+  extraMonitoring: string | null;
+  responseComment: string | null;
+  updatedAt: string;
+}
+
+export interface DeviceKindSource {
+  kind: DeviceKind;
+  devices(db: Db, scope: DeviceScope): Promise<Omit<FamilyDevice, 'pendingRequests'>[]>;
+  /** pending requests of the scope under this kind's devices (suspensions only while decidable) */
+  pendingRequests(db: Db, scope: DeviceScope): Promise<InboxItem[]>;
+  /** one of the parent's suspension requests made on a device of this kind, or undefined */
+  suspensionRequest(
+    db: Db,
+    parentId: string,
+    id: string,
+  ): Promise<OwnedSuspensionRequest | undefined>;
+  /**
+   * Records a decision on a pending request; false when it was no longer pending (another tab
+   * decided first). Runs inside the caller's transaction.
+   */
+  recordSuspensionDecision(db: Db, id: string, change: SuspensionDecisionChange): Promise<boolean>;
+}
+
+const decidableSince = (now: Date) =>
+  toDbTime(new Date(now.getTime() - SUSPENSION_REQUEST_EXPIRY_MS));
+
+function optionalComment(comment: string | null): { requestComment?: string } {
+  return comment === null ? {} : { requestComment: comment };
+}
+
+// ---- Macs: one device per computer user (a child on a computer) ----
+
+const macSource: DeviceKindSource = {
+  kind: 'mac',
+
+  async devices(db, { parentId, now, childId }) {
+    let query = db
+      .selectFrom('computer_users as cu')
+      .innerJoin('children as ch', 'ch.id', 'cu.child_id')
+      .innerJoin('computers as c', 'c.id', 'cu.computer_id')
+      .select([
+        'cu.id',
+        'cu.computer_id',
+        'cu.app_version',
+        'ch.id as child_id',
+        'ch.name as child_name',
+        'c.model_identifier',
+        'c.custom_name',
+      ])
+      .where('ch.parent_id', '=', parentId);
+    if (childId !== undefined) query = query.where('ch.id', '=', childId);
+    const rows = await query.orderBy('ch.name').orderBy('cu.created_at').orderBy('cu.id').execute();
+    const statuses = await computerUserStatuses(
+      db,
+      rows.map((row) => row.id),
+      now,
+    );
+    return rows.map((row) => {
+      const model = describeModel(row.model_identifier);
+      return {
+        kind: 'mac' as const,
+        id: row.id,
+        childId: row.child_id,
+        childName: row.child_name,
+        name: row.custom_name ?? model.title,
+        model: model.title,
+        path: `/computers/${row.computer_id}`,
+        status: statuses.get(row.id) ?? { case: 'offline' as const },
+        appVersion: row.app_version,
+        modelFamily: model.family,
+      };
+    });
+  },
+
+  async pendingRequests(db, { parentId, now, childId }) {
+    const macs = () => {
+      let query = db
+        .selectFrom('computer_users as cu')
+        .innerJoin('children as ch', 'ch.id', 'cu.child_id')
+        .innerJoin('computers as c', 'c.id', 'cu.computer_id')
+        .where('ch.parent_id', '=', parentId);
+      if (childId !== undefined) query = query.where('ch.id', '=', childId);
+      return query;
+    };
+    const [suspensions, unlocks] = await Promise.all([
+      macs()
+        .innerJoin('mac_suspend_filter_requests as r', 'r.computer_user_id', 'cu.id')
+        .select([
+          'r.id',
+          'r.duration',
+          'r.request_comment',
+          'r.created_at',
+          'cu.id as device_id',
+          'ch.id as child_id',
+          'ch.name as child_name',
+          'ch.keylogging_enabled',
+          'ch.screenshots_enabled',
+          'ch.screenshots_frequency',
+          'c.model_identifier',
+          'c.custom_name',
+        ])
+        .where('r.status', '=', 'pending')
+        .where('r.created_at', '>=', decidableSince(now))
+        .execute(),
+      macs()
+        .innerJoin('unlock_requests as r', 'r.computer_user_id', 'cu.id')
+        .leftJoin('app_bundle_ids as ab', 'ab.bundle_id', 'r.app_bundle_id')
+        .leftJoin('identified_apps as a', 'a.id', 'ab.identified_app_id')
+        .select([
+          'r.id',
+          'r.url',
+          'r.hostname',
+          'r.ip_address',
+          'r.app_bundle_id',
+          'r.request_comment',
+          'r.created_at',
+          'a.name as app_name',
+          'cu.id as device_id',
+          'ch.id as child_id',
+          'ch.name as child_name',
+          'c.model_identifier',
+          'c.custom_name',
+        ])
+        .where('r.status', '=', 'pending')
+        .execute(),
+    ]);
+    const deviceOf = (row: {
+      device_id: string;
+      custom_name: string | null;
+      model_identifier: string;
+    }) => ({
+      kind: 'mac' as const,
+      id: row.device_id,
+      name: row.custom_name ?? describeModel(row.model_identifier).title,
+    });
+    const items: InboxItem[] = suspensions.map((row) => ({
+      case: 'suspension',
+      id: row.id,
+      childId: row.child_id,
+      childName: row.child_name,
+      device: deviceOf(row),
+      createdAt: row.created_at,
+      ...optionalComment(row.request_comment),
+      requestedDurationInSeconds: row.duration,
+      extraMonitoringOptions: extraMonitoringOptions({
+        keyloggingEnabled: fromDbBool(row.keylogging_enabled),
+        screenshotsEnabled: fromDbBool(row.screenshots_enabled),
+        screenshotsFrequency: row.screenshots_frequency,
+      }),
+    }));
+    const seen = new Set<string>();
+    for (const row of unlocks) {
+      // a bundle id listed twice in the catalogue would repeat the row
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      items.push({
+        case: 'unlock',
+        id: row.id,
+        childId: row.child_id,
+        childName: row.child_name,
+        device: deviceOf(row),
+        createdAt: row.created_at,
+        ...optionalComment(row.request_comment),
+        target: unlockRequestTarget(row),
+        ...(row.app_name ? { appName: row.app_name } : {}),
+      });
+    }
+    return items;
+  },
+
+  async suspensionRequest(db, parentId, id) {
+    const row = await db
+      .selectFrom('mac_suspend_filter_requests as r')
+      .innerJoin('computer_users as cu', 'cu.id', 'r.computer_user_id')
+      .innerJoin('children as c', 'c.id', 'cu.child_id')
+      .selectAll('r')
+      .select([
+        'c.id as child_id',
+        'c.name as child_name',
+        'c.keylogging_enabled',
+        'c.screenshots_enabled',
+        'c.screenshots_frequency',
+      ])
+      .where('r.id', '=', id.toLowerCase())
+      .where('c.parent_id', '=', parentId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      kind: 'mac',
+      id: row.id,
+      deviceId: row.computer_user_id,
+      childId: row.child_id,
+      childName: row.child_name,
+      status: row.status,
+      duration: row.duration,
+      requestComment: row.request_comment,
+      responseComment: row.response_comment,
+      createdAt: row.created_at,
+      extraMonitoringOptions: extraMonitoringOptions({
+        keyloggingEnabled: fromDbBool(row.keylogging_enabled),
+        screenshotsEnabled: fromDbBool(row.screenshots_enabled),
+        screenshotsFrequency: row.screenshots_frequency,
+      }),
+    };
+  },
+
+  async recordSuspensionDecision(db, id, change) {
+    const updated = await db
+      .updateTable('mac_suspend_filter_requests')
+      .set({
+        status: change.status,
+        ...(change.duration === undefined ? {} : { duration: change.duration }),
+        extra_monitoring: change.extraMonitoring,
+        response_comment: change.responseComment,
+        updated_at: change.updatedAt,
+      })
+      .where('id', '=', id)
+      // two parents' tabs deciding at once: only the first decision counts
+      .where('status', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
+    return updated !== undefined;
+  },
+};
+
+// ---- iPhones and iPads ----
+
+const iosSource: DeviceKindSource = {
+  kind: 'ios',
+
+  async devices(db, { parentId, childId }) {
+    let query = db
+      .selectFrom('ios_devices as d')
+      .innerJoin('children as ch', 'ch.id', 'd.child_id')
+      .select([
+        'd.id',
+        'd.device_type',
+        'd.ios_version',
+        'd.app_version',
+        'd.updated_at',
+        'ch.id as child_id',
+        'ch.name as child_name',
+      ])
+      .where('ch.parent_id', '=', parentId);
+    if (childId !== undefined) query = query.where('ch.id', '=', childId);
+    const rows = await query.orderBy('ch.name').orderBy('d.device_type').orderBy('d.id').execute();
+    return rows.map((row) => ({
+      kind: 'ios' as const,
+      id: row.id,
+      childId: row.child_id,
+      childName: row.child_name,
+      name: row.device_type,
+      model: row.device_type,
+      path: `/ios-devices/${row.id}`,
+      lastSeenAt: row.updated_at,
+      osVersion: row.ios_version,
+      appVersion: row.app_version,
+    }));
+  },
+
+  async pendingRequests(db, { parentId, now, childId }) {
+    let query = db
+      .selectFrom('ios_suspend_filter_requests as r')
+      .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
+      .innerJoin('children as ch', 'ch.id', 'd.child_id')
+      .select([
+        'r.id',
+        'r.duration',
+        'r.request_comment',
+        'r.created_at',
+        'd.id as device_id',
+        'd.device_type',
+        'ch.id as child_id',
+        'ch.name as child_name',
+      ])
+      .where('ch.parent_id', '=', parentId)
+      .where('r.status', '=', 'pending')
+      .where('r.created_at', '>=', decidableSince(now));
+    if (childId !== undefined) query = query.where('ch.id', '=', childId);
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      case: 'suspension' as const,
+      id: row.id,
+      childId: row.child_id,
+      childName: row.child_name,
+      device: { kind: 'ios' as const, id: row.device_id, name: row.device_type },
+      createdAt: row.created_at,
+      ...optionalComment(row.request_comment),
+      requestedDurationInSeconds: row.duration,
+      extraMonitoringOptions: {},
+    }));
+  },
+
+  async suspensionRequest(db, parentId, id) {
+    const row = await db
+      .selectFrom('ios_suspend_filter_requests as r')
+      .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
+      .innerJoin('children as c', 'c.id', 'd.child_id')
+      .selectAll('r')
+      .select(['c.id as child_id', 'c.name as child_name'])
+      .where('r.id', '=', id.toLowerCase())
+      .where('c.parent_id', '=', parentId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      kind: 'ios',
+      id: row.id,
+      deviceId: row.device_id,
+      childId: row.child_id,
+      childName: row.child_name,
+      status: row.status,
+      duration: row.duration,
+      requestComment: row.request_comment,
+      responseComment: row.response_comment,
+      createdAt: row.created_at,
+      // the iOS app has no extra monitoring
+      extraMonitoringOptions: {},
+    };
+  },
+
+  async recordSuspensionDecision(db, id, change) {
+    const updated = await db
+      .updateTable('ios_suspend_filter_requests')
+      .set({
+        status: change.status,
+        ...(change.duration === undefined ? {} : { duration: change.duration }),
+        response_comment: change.responseComment,
+        updated_at: change.updatedAt,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
+    return updated !== undefined;
+  },
+};
+
+/** Every kind of device, in the order they are listed. */
+export const DEVICE_KINDS: readonly DeviceKindSource[] = [macSource, iosSource];
+
+export function deviceKindSource(kind: DeviceKind): DeviceKindSource {
+  const source = DEVICE_KINDS.find((candidate) => candidate.kind === kind);
+  if (!source) throw new Error(`no device kind ${kind}`);
+  return source;
+}
+
+const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id);
+
+/** Every request waiting for the parent, of every kind of device, newest first. */
+export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<InboxItem[]> {
+  const perKind = await Promise.all(
+    DEVICE_KINDS.map((source) => source.pendingRequests(db, scope)),
+  );
+  return perKind.flat().sort(newestFirst);
+}
+
+/** The family's devices of every kind (Macs first), each with its number of pending requests. */
+export async function loadFamilyDevices(db: Db, scope: DeviceScope): Promise<FamilyDevice[]> {
+  const [perKind, pending] = await Promise.all([
+    Promise.all(DEVICE_KINDS.map((source) => source.devices(db, scope))),
+    loadPendingRequests(db, scope),
+  ]);
+  const pendingOf = new Map<string, number>();
+  for (const item of pending) {
+    const key = `${item.device.kind}/${item.device.id}`;
+    pendingOf.set(key, (pendingOf.get(key) ?? 0) + 1);
+  }
+  return perKind
+    .flat()
+    .map((device) => ({
+      ...device,
+      pendingRequests: pendingOf.get(`${device.kind}/${device.id}`) ?? 0,
+    }));
+}
+
+/** A suspension request of the parent's children made on any kind of device, or undefined. */
+export async function findSuspensionRequest(
+  db: Db,
+  parentId: string,
+  id: string,
+): Promise<OwnedSuspensionRequest | undefined> {
+  // request ids are random UUIDs of every kind, so at most one kind has it
+  for (const source of DEVICE_KINDS) {
+    const found = await source.suspensionRequest(db, parentId, id);
+    if (found) return found;
+  }
+  return undefined;
+}
