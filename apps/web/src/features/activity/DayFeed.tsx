@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
+import { ConfirmationModal } from '../../components/ui/ConfirmationModal';
 import { EmptyState } from '../../components/ui/EmptyState';
 import {
   type ActivityFeedEvent,
@@ -30,6 +31,7 @@ import {
   shownEntries,
   toDeleteBatches,
   toFlagInputs,
+  UNDO_DELETE_ALL_MS,
 } from './activity-feed';
 import { useDeleteActivityItems, useFlagActivityItems } from './api';
 import { FeedItemCard } from './FeedItemCard';
@@ -144,12 +146,31 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
     [runDeletes, send],
   );
 
-  const deleteAll = useCallback(() => {
-    if (latest.current.phase !== 'reviewing') return;
-    const toDelete = allDeletableIds(latest.current);
-    send({ type: 'deleteAllRequested' });
-    void runDeletes(toDelete, true);
-  }, [runDeletes, send]);
+  // Delete all / unflagged: asked with the count, then undoable until the toast ends (issue 20).
+  const deleteAll = useCallback(() => send({ type: 'deleteAllRequested' }), [send]);
+  const confirmDeleteAll = useCallback(() => send({ type: 'deleteAllConfirmed' }), [send]);
+  const cancelDeleteAll = useCallback(() => send({ type: 'deleteAllCancelled' }), [send]);
+  const undoDeleteAll = useCallback(() => send({ type: 'deleteAllUndone' }), [send]);
+
+  useEffect(() => {
+    if (state.phase !== 'deleteAllUndoable') return;
+    const timer = setTimeout(() => {
+      send({ type: 'undoTimeEnded' });
+      void runDeletes(latest.current.deleteAllIds ?? [], true);
+    }, UNDO_DELETE_ALL_MS);
+    return () => clearTimeout(timer);
+  }, [state.phase, send, runDeletes]);
+
+  // Leaving the page while the Undo shows keeps the parent's decision: the delete is sent.
+  const runDeletesOnLeave = useRef(runDeletes);
+  runDeletesOnLeave.current = runDeletes;
+  useEffect(
+    () => () => {
+      const { phase, deleteAllIds } = latest.current;
+      if (phase === 'deleteAllUndoable') void runDeletesOnLeave.current(deleteAllIds ?? [], true);
+    },
+    [],
+  );
 
   const toggleFlag = useCallback(
     async (id: string) => {
@@ -201,6 +222,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
   }, [state.phase, state.leaveAfterMs, navigate, backTo]);
 
   const isDeletingAll = state.phase === 'deletingAll';
+  const numToDelete = state.deleteAllIds?.length ?? 0;
   const closeViewer = useCallback(() => setOpenScreenshot(null), []);
 
   return (
@@ -294,6 +316,34 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         </>
       )}
       <ScreenshotViewer screenshot={openScreenshot} onClose={closeViewer} />
+      <ConfirmationModal
+        isOpen={state.phase === 'confirmingDeleteAll'}
+        title={hasFlagged ? 'Delete unflagged activity?' : 'Delete all activity?'}
+        confirmLabel={`Delete ${pluralise(numToDelete, 'item')}`}
+        confirmVariant="danger"
+        onConfirm={confirmDeleteAll}
+        onCancel={cancelDeleteAll}
+      >
+        {hasFlagged
+          ? `${pluralise(numToDelete, 'unflagged item')} of this day will be deleted. Flagged items are kept for 60 days.`
+          : `All ${pluralise(numToDelete, 'item')} of this day will be deleted.`}{' '}
+        You can undo for a few seconds.
+      </ConfirmationModal>
+      {state.phase === 'deleteAllUndoable' && (
+        <div
+          role="status"
+          className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-4 rounded-xl bg-slate-900 px-4 py-3 text-sm text-white shadow-lg"
+        >
+          <span>{pluralise(numToDelete, 'item')} deleted.</span>
+          <button
+            type="button"
+            onClick={undoDeleteAll}
+            className="rounded-md px-2 py-1 font-semibold text-violet-200 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+          >
+            Undo
+          </button>
+        </div>
+      )}
     </>
   );
 }

@@ -162,7 +162,12 @@ describe('delete all', () => {
     let state = initialActivityFeed([feed(items)]);
     const ids = allDeletableIds(state);
     expect(ids).toEqual(['a', 'c']);
-    state = run(state, { type: 'deleteAllRequested' });
+    state = run(
+      state,
+      { type: 'deleteAllRequested' },
+      { type: 'deleteAllConfirmed' },
+      { type: 'undoTimeEnded' },
+    );
     expect(state.phase).toBe('deletingAll');
     // nothing else can start meanwhile
     expect(run(state, { type: 'flagToggled', id: 'b' })).toBe(state);
@@ -177,12 +182,56 @@ describe('delete all', () => {
     const state = run(
       fresh(),
       { type: 'deleteAllRequested' },
+      { type: 'deleteAllConfirmed' },
+      { type: 'undoTimeEnded' },
       { type: 'deleteSucceeded', ids: ['a'] },
       { type: 'deleteAllFailed', ids: ['c'], message: 'Failed' },
     );
     expect(state.phase).toBe('reviewing');
     expect(shownIds(state)).toEqual(['b', 'c']);
     expect(state.error).toBe('Failed');
+  });
+});
+
+// issue 20: a delete-all asks with its count, then can be undone until the toast ends
+describe('delete all: confirm and undo', () => {
+  test('asking hides nothing; Cancel leaves everything as it was', () => {
+    const asking = run(fresh(), { type: 'deleteAllRequested' });
+    expect(asking.phase).toBe('confirmingDeleteAll');
+    expect(asking.deleteAllIds).toEqual(['a', 'c']);
+    expect(shownIds(asking)).toEqual(['a', 'b', 'c']);
+    const cancelled = run(asking, { type: 'deleteAllCancelled' });
+    expect(cancelled.phase).toBe('reviewing');
+    expect(cancelled.deleteAllIds).toBeUndefined();
+    expect(shownIds(cancelled)).toEqual(['a', 'b', 'c']);
+  });
+
+  test('confirmed: hidden at once, Undo brings every item back, nothing was sent', () => {
+    const hidden = run(fresh(), { type: 'deleteAllRequested' }, { type: 'deleteAllConfirmed' });
+    expect(hidden.phase).toBe('deleteAllUndoable');
+    expect(shownIds(hidden)).toEqual(['b']);
+    expect(reviewCounts(hidden)).toEqual({ numReviewed: 6, numTotal: 7 });
+    // nothing else starts while it can be undone
+    expect(run(hidden, { type: 'flagToggled', id: 'b' })).toBe(hidden);
+    expect(run(hidden, { type: 'deleteRequested', ids: ['b'] })).toBe(hidden);
+    const undone = run(hidden, { type: 'deleteAllUndone' });
+    expect(undone.phase).toBe('reviewing');
+    expect(shownIds(undone)).toEqual(['a', 'b', 'c']);
+    expect(reviewCounts(undone)).toEqual({ numReviewed: 4, numTotal: 7 });
+    // the end of the toast after an undo deletes nothing
+    expect(run(undone, { type: 'undoTimeEnded' })).toBe(undone);
+  });
+
+  test('when the toast ends the delete starts; Undo then does nothing', () => {
+    const deleting = run(
+      fresh(),
+      { type: 'deleteAllRequested' },
+      { type: 'deleteAllConfirmed' },
+      { type: 'undoTimeEnded' },
+    );
+    expect(deleting.phase).toBe('deletingAll');
+    expect(deleting.deleteAllIds).toEqual(['a', 'c']);
+    expect(run(deleting, { type: 'deleteAllUndone' })).toBe(deleting);
   });
 });
 

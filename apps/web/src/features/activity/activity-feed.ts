@@ -4,7 +4,9 @@ import type { ActivityFeed, UserActivityItem } from '@keyward/contract/shared';
 
 // The review page of one day: one child's feed, or the family's (one feed per child). Items are
 // reviewed (deleted) or flagged in place; the page updates at once and undoes a change the server
-// refused. Flagged items cannot be deleted (spec §4 'Activity').
+// refused. Flagged items cannot be deleted (spec §4 'Activity'). Deleting everything (or every
+// unflagged item) asks first with the count, then hides the items for UNDO_DELETE_ALL_MS with an
+// Undo; only when that time ends are they deleted on the server (issue 20).
 
 export type EntryStatus = 'shown' | 'deleting' | 'deleted';
 
@@ -24,7 +26,9 @@ export type ActivityFeedState = {
   /** Items of the day already reviewed before the page opened. */
   numDeletedBefore: number;
   selectedId: string | null;
-  phase: 'reviewing' | 'deletingAll' | 'leaving';
+  phase: 'reviewing' | 'confirmingDeleteAll' | 'deleteAllUndoable' | 'deletingAll' | 'leaving';
+  /** The items a confirmed (or to-be-confirmed) delete-all removes. */
+  deleteAllIds?: string[];
   /** After a delete-all: go back one level after this many ms. */
   leaveAfterMs?: number;
   error?: string;
@@ -39,6 +43,10 @@ export type ActivityFeedEvent =
   | { type: 'deleteSucceeded'; ids: string[] }
   | { type: 'deleteFailed'; ids: string[]; message: string }
   | { type: 'deleteAllRequested' }
+  | { type: 'deleteAllCancelled' }
+  | { type: 'deleteAllConfirmed' }
+  | { type: 'deleteAllUndone' }
+  | { type: 'undoTimeEnded' }
   | { type: 'deleteAllSucceeded'; ids: string[] }
   | { type: 'deleteAllFailed'; ids: string[]; message: string }
   | { type: 'errorDismissed' };
@@ -46,6 +54,9 @@ export type ActivityFeedEvent =
 /** Spec §4: back one level 200 ms after a delete-all, or 2 s when flagged items remain. */
 export const LEAVE_AFTER_DELETE_ALL_MS = 200;
 export const LEAVE_AFTER_DELETE_ALL_WITH_FLAGGED_MS = 2000;
+
+/** How long a confirmed delete-all can be undone before it reaches the server. */
+export const UNDO_DELETE_ALL_MS = 8000;
 
 export const DELETE_FAILED_MESSAGE = 'Failed to delete activity. Please try again.';
 export const FLAG_FAILED_MESSAGE = 'Failed to flag activity. Please try again.';
@@ -244,15 +255,41 @@ export function activityFeedReducer(
     }
     case 'deleteAllRequested': {
       if (state.phase !== 'reviewing') return state;
-      const entries = withStatus(state, allDeletableIds(state), 'shown', 'deleting');
+      const ids = allDeletableIds(state);
+      if (ids.length === 0) return state;
+      return { ...state, phase: 'confirmingDeleteAll', deleteAllIds: ids, error: undefined };
+    }
+    case 'deleteAllCancelled': {
+      if (state.phase !== 'confirmingDeleteAll') return state;
+      const { deleteAllIds: _, ...rest } = state;
+      return { ...rest, phase: 'reviewing' };
+    }
+    case 'deleteAllConfirmed': {
+      if (state.phase !== 'confirmingDeleteAll') return state;
+      // only what is still deletable now (a flag may have landed meanwhile)
+      const ids = deletableIds(state, state.deleteAllIds ?? []);
+      const entries = withStatus(state, ids, 'shown', 'deleting');
       return {
         ...state,
         entries,
-        phase: 'deletingAll',
+        deleteAllIds: ids,
+        phase: 'deleteAllUndoable',
         selectedId: keepSelection(entries, state.selectedId),
-        error: undefined,
       };
     }
+    case 'deleteAllUndone': {
+      if (state.phase !== 'deleteAllUndoable') return state;
+      const { deleteAllIds, ...rest } = state;
+      const entries = withStatus(state, deleteAllIds ?? [], 'deleting', 'shown');
+      return {
+        ...rest,
+        entries,
+        phase: 'reviewing',
+        selectedId: keepSelection(entries, state.selectedId),
+      };
+    }
+    case 'undoTimeEnded':
+      return state.phase === 'deleteAllUndoable' ? { ...state, phase: 'deletingAll' } : state;
     case 'deleteAllSucceeded': {
       if (state.phase !== 'deletingAll') return state;
       const entries = withStatus(state, event.ids, 'deleting', 'deleted');

@@ -1,5 +1,5 @@
 import type { ActivityFeed, DaySummary, UserActivityItem } from '@keyward/contract/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
@@ -22,6 +22,7 @@ beforeEach(() => {
   loggedIn();
 });
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.clearAllMocks();
 });
@@ -294,40 +295,87 @@ describe('day feed', () => {
     expect(calls.find((call) => call.op === 'FlagActivityItems')?.body).toEqual(['l2']);
   });
 
-  test('Delete all reviews everything and goes back after 200 ms', async () => {
+  // issue 20: a delete-all asks with its count and can be undone until its toast ends
+  test('Delete all asks with the count, is undoable for 8 s, then reviews everything and goes back', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderApp(DAY_PATH);
+    await screen.findByRole('article', { name: /Messages/ });
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete all activity?' });
+    expect(dialog).toHaveTextContent('All 3 items of this day will be deleted.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete 3 items' }));
+    expect(screen.getByText('3 items deleted.')).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: /Messages/ })).not.toBeInTheDocument();
+    const deleted = () => calls.filter((call) => call.op === 'DeleteActivityItems_v2');
+    await act(() => vi.advanceTimersByTimeAsync(7000));
+    expect(deleted()).toEqual([]);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() =>
+      expect(deleted().map((call) => call.body)).toEqual([
+        { keystrokeLineIds: ['l1', 'l0', 'l2'], screenshotIds: ['s1'] },
+      ]),
+    );
+    expect(await screen.findByText('All caught up!')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`));
+    vi.useRealTimers();
+  });
+
+  test('Undo brings every item back and nothing is deleted', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = feedServer(feedOf(items()));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderApp(DAY_PATH);
+    await screen.findByRole('article', { name: /Messages/ });
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    await user.click(screen.getByRole('button', { name: 'Delete 3 items' }));
+    expect(screen.getByText('5 out of 5 items reviewed')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(screen.getByRole('article', { name: /Messages/ })).toBeInTheDocument();
+    expect(screen.getByText('2 out of 5 items reviewed')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(calls.some((call) => call.op === 'DeleteActivityItems_v2')).toBe(false);
+    expect(currentLocation()).toBe(DAY_PATH);
+    vi.useRealTimers();
+  });
+
+  test('Cancel in the question deletes nothing', async () => {
     const calls = feedServer(feedOf(items()));
     const user = userEvent.setup();
     renderApp(DAY_PATH);
     await screen.findByRole('article', { name: /Messages/ });
-    const clickedAt = Date.now();
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
-    expect(await screen.findByText('All caught up!')).toBeInTheDocument();
-    expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
-      keystrokeLineIds: ['l1', 'l0', 'l2'],
-      screenshotIds: ['s1'],
-    });
-    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`));
-    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(200);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('article', { name: /Messages/ })).toBeInTheDocument();
+    expect(calls.some((call) => call.op === 'DeleteActivityItems_v2')).toBe(false);
   });
 
-  test('Delete unflagged keeps the flagged items and goes back after 2 s', async () => {
+  test('Delete unflagged keeps the flagged items and goes back 2 s after the delete', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const feed = feedOf([...items(), screenshotItem('s9', { createdAt: at(10), flagged: true })]);
     const calls = feedServer(feed);
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderApp(DAY_PATH);
     await screen.findByRole('article', { name: /Messages/ });
-    const clickedAt = Date.now();
     await user.click(screen.getByRole('button', { name: 'Delete unflagged' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete unflagged activity?' });
+    expect(dialog).toHaveTextContent('3 unflagged items of this day will be deleted.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete 3 items' }));
+    await act(() => vi.advanceTimersByTimeAsync(8000));
     expect(await screen.findByText(/1 flagged item kept/)).toBeInTheDocument();
     expect(calls.find((call) => call.op === 'DeleteActivityItems_v2')?.body).toEqual({
       keystrokeLineIds: ['l1', 'l0', 'l2'],
       screenshotIds: ['s1'],
     });
     expect(screen.getByRole('article', { name: /^Screenshot/ })).toBeInTheDocument();
-    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`), {
-      timeout: 4000,
-    });
-    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(2000);
+    await act(() => vi.advanceTimersByTimeAsync(1900));
+    expect(currentLocation()).toBe(DAY_PATH);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`));
+    vi.useRealTimers();
   });
 
   test("'Delete previous 100 items' reviews the items above it", async () => {

@@ -73,10 +73,14 @@ describe('summary rows', () => {
     expect(
       toDaySummaryRow({ date, numApproved: 2, numFlagged: 0, numTotal: 3 }, NOW).isCompleted,
     ).toBe(false);
-    // the rest reviewed and one kept flagged: the day is done
+    // the rest reviewed and one kept flagged: '2 out of 3 items reviewed', so not Completed
+    // (issue 20: the badge and the words agree; the Flagged badge says why)
     expect(
       toDaySummaryRow({ date, numApproved: 2, numFlagged: 1, numTotal: 3 }, NOW).isCompleted,
-    ).toBe(true);
+    ).toBe(false);
+    expect(
+      toDaySummaryRow({ date, numApproved: 399, numFlagged: 4, numTotal: 403 }, NOW).isCompleted,
+    ).toBe(false);
     expect(
       toDaySummaryRow({ date, numApproved: 1, numFlagged: 1, numTotal: 3 }, NOW).isCompleted,
     ).toBe(false);

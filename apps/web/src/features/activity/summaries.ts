@@ -22,9 +22,9 @@ export const reviewedText = (numReviewed: number, numTotal: number) =>
 /** One row of the summaries list (spec: Activity pages, summary list). */
 export function toDaySummaryRow(day: DaySummary, now: Date): DaySummaryRow {
   const urlDate = toUrlDate(day.date);
-  // Flagged items cannot be reviewed (they are kept on purpose), so a day whose every item is
-  // either reviewed or flagged is done.
-  const isCompleted = day.numTotal > 0 && day.numApproved + day.numFlagged >= day.numTotal;
+  // Spec: Completed when all are reviewed, so the badge and 'N out of M items reviewed' agree;
+  // a day whose remaining items are kept flagged shows its Flagged badge instead (issue 20).
+  const isCompleted = day.numTotal > 0 && day.numApproved >= day.numTotal;
   return {
     urlDate,
     label: dayLabel(urlDate, now),
