@@ -340,6 +340,55 @@ describe('wrong-code budgets under parallel requests', () => {
     expect(await securityEvents(server, parent.adminId, 'loginFailed')).toHaveLength(10);
   });
 
+  test('50 parallel confirmations with the right code: one turns it on and none spends the wrong-code budget (issue 19)', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const started = await server.call('StartTotpEnrolment', undefined, { token: parent.token });
+    const code = await codeAt(server, started.body.secret);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        server.call('ConfirmTotpEnrolment', { code }, { token: parent.token }),
+      ),
+    );
+    const answers = results.map((r) =>
+      r.status === 200 ? 'on' : r.status === 429 ? 'refused' : `${r.status} ${r.body.id}`,
+    );
+    expect(answers.filter((a) => a === 'on')).toHaveLength(1);
+    // the others: already set up, the same code already used, or refused while the budget was
+    // held by attempts in flight; never a wrong code
+    for (const answer of answers) {
+      expect(['on', '400 2fa3e5a0', '401 2fa7d3ba', 'refused']).toContain(answer);
+    }
+    expect(answers).not.toContain('401 2fa7d3b9');
+    const recoveryCodes: string[] = results.find((r) => r.status === 200)!.body.recoveryCodes;
+    const stored = await server.db
+      .selectFrom('recovery_codes')
+      .select('id')
+      .where('person_id', '=', parent.adminId)
+      .execute();
+    expect(stored).toHaveLength(10);
+
+    // the budget is whole: a recovery code signs in at once...
+    const signedIn = await server.call(
+      'LoginSecondFactor',
+      {
+        challenge: await challengeFor(server, parent, fromNewIp().headers),
+        code: recoveryCodes[0],
+      },
+      fromNewIp(),
+    );
+    expect(signedIn.status).toBe(200);
+    // ...and 10 wrong codes are evaluated before the person's budget says no
+    const wrongCode = (challenge: string) =>
+      server.call('LoginSecondFactor', { challenge, code: '000000' }, fromNewIp());
+    const wrong: CallResult[] = [];
+    for (const challengeNumber of [1, 2, 3]) {
+      const challenge = await challengeFor(server, parent, fromNewIp().headers);
+      const tries = challengeNumber < 3 ? 5 : 1;
+      for (let i = 0; i < tries; i++) wrong.push(await wrongCode(challenge));
+    }
+    expect(statuses(wrong)).toEqual({ 401: 10, 429: 1 });
+  });
+
   test('parallel uses of one right code and one recovery code: exactly one session each', async () => {
     const parent = await server.signUpVerifiedParent();
     const { secret, recoveryCodes } = await enrol(server, parent);

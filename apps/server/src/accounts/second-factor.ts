@@ -209,6 +209,13 @@ export async function totpTimeStep(
 }
 
 /**
+ * What became of a code: accepted now; a right code that was already accepted (a double submit
+ * whose twin won, a code typed twice in its 30 seconds), which is not a guess and spends no
+ * wrong-code budget (issue 19); or wrong.
+ */
+export type CodeOutcome = 'accepted' | 'alreadyUsed' | 'wrong';
+
+/**
  * Accepts the person's current authenticator code once: the code's time step must be newer than
  * the last accepted one, and recording it is a single conditional update (parallel replays lose).
  */
@@ -217,23 +224,23 @@ export async function acceptTotpCode(
   personId: string,
   code: string,
   { confirmedOnly }: { confirmedOnly: boolean },
-): Promise<boolean> {
+): Promise<CodeOutcome> {
   const factor = await ctx.db
     .selectFrom('totp_factors')
     .select(['secret_encrypted', 'confirmed_at'])
     .where('person_id', '=', personId)
     .executeTakeFirst();
-  if (!factor || (confirmedOnly && factor.confirmed_at === null)) return false;
+  if (!factor || (confirmedOnly && factor.confirmed_at === null)) return 'wrong';
   const secret = ctx.services.tokens.decrypt(factor.secret_encrypted);
   const step = await totpTimeStep(secret, code, ctx.clock.now());
-  if (step === null) return false;
+  if (step === null) return 'wrong';
   const recorded = await ctx.db
     .updateTable('totp_factors')
     .set({ last_time_step: step, updated_at: toDbTime(ctx.clock.now()) })
     .where('person_id', '=', personId)
     .where((eb) => eb.or([eb('last_time_step', 'is', null), eb('last_time_step', '<', step)]))
     .executeTakeFirst();
-  return Number(recorded.numUpdatedRows) === 1;
+  return Number(recorded.numUpdatedRows) === 1 ? 'accepted' : 'alreadyUsed';
 }
 
 // ---------------------------------------------------------------------------
@@ -303,17 +310,25 @@ export async function spendRecoveryCode(
   ctx: RequestContext,
   personId: string,
   code: string,
-): Promise<boolean> {
+): Promise<CodeOutcome> {
   const normalised = normaliseRecoveryCode(code);
-  if (normalised.length !== 12) return false;
+  if (normalised.length !== 12) return 'wrong';
+  const codeHash = ctx.services.tokens.hmac(normalised);
   const spent = await ctx.db
     .updateTable('recovery_codes')
     .set({ used_at: toDbTime(ctx.clock.now()) })
     .where('person_id', '=', personId)
-    .where('code_hash', '=', ctx.services.tokens.hmac(normalised))
+    .where('code_hash', '=', codeHash)
     .where('used_at', 'is', null)
     .executeTakeFirst();
-  return Number(spent.numUpdatedRows) === 1;
+  if (Number(spent.numUpdatedRows) === 1) return 'accepted';
+  const used = await ctx.db
+    .selectFrom('recovery_codes')
+    .select('id')
+    .where('person_id', '=', personId)
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
+  return used ? 'alreadyUsed' : 'wrong';
 }
 
 // ---------------------------------------------------------------------------
@@ -355,6 +370,14 @@ export async function reserveCodeAttempt(
     },
   };
 }
+
+/** A right code that was already accepted (CodeOutcome `alreadyUsed`): no budget was spent. */
+export const codeAlreadyUsed = () =>
+  unauthorized(
+    '2fa7d3ba',
+    'Second-factor code already used',
+    "That code was just used. Wait for your authenticator app's next code and try again, or use a recovery code you haven't used yet.",
+  );
 
 export const wrongCode = () =>
   unauthorized(

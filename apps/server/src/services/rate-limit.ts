@@ -69,19 +69,23 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
     hit,
     consume,
     async reserve(bucket, limit, windowSeconds) {
-      const { start } = window(windowSeconds);
-      await consume(bucket, limit, windowSeconds);
-      return {
-        async refund() {
-          await db
-            .updateTable('rate_limit_counters')
-            .set({ count: sql<number>`count - 1` })
-            .where('bucket', '=', storedBucket(bucket))
-            .where('window_start', '=', start)
-            .where('count', '>', 0)
-            .execute();
-        },
+      const { start, retryAfter } = window(windowSeconds);
+      const giveBack = async () => {
+        await db
+          .updateTable('rate_limit_counters')
+          .set({ count: sql<number>`count - 1` })
+          .where('bucket', '=', storedBucket(bucket))
+          .where('window_start', '=', start)
+          .where('count', '>', 0)
+          .execute();
       };
+      if ((await hit(bucket, windowSeconds)) > budget(limit)) {
+        // a refused attempt is never evaluated: it spends nothing (issue 19), so the count is
+        // the attempts evaluated and not refunded, however many were refused meanwhile
+        await giveBack();
+        throw tooManyRequests(retryAfter);
+      }
+      return { refund: giveBack };
     },
   };
 }

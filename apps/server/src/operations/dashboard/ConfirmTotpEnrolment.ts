@@ -1,6 +1,7 @@
 import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import {
   acceptTotpCode,
+  codeAlreadyUsed,
   emailPerson,
   replaceRecoveryCodes,
   reserveCodeAttempt,
@@ -36,10 +37,13 @@ export default dashboardResolver('ConfirmTotpEnrolment', async (input, ctx) => {
   const attempt = await reserveCodeAttempt(ctx, ctx.personId);
   // a code accepted is spent whatever follows (replays lose): not part of the audited change
   const spending = { ...ctx, db: exemptFromAudit(ctx.db) };
-  if (!(await acceptTotpCode(spending, ctx.personId, input.code, { confirmedOnly: false }))) {
-    throw wrongCode();
-  }
+  const outcome = await acceptTotpCode(spending, ctx.personId, input.code, {
+    confirmedOnly: false,
+  });
+  if (outcome === 'wrong') throw wrongCode();
+  // a right code, accepted or already used (its double submit won the race): not a wrong code
   await attempt.refund();
+  if (outcome === 'alreadyUsed') throw codeAlreadyUsed();
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
     const confirmed = await trx
       .updateTable('totp_factors')

@@ -1,6 +1,7 @@
 import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import {
   acceptTotpCode,
+  codeAlreadyUsed,
   emailPerson,
   reserveCodeAttempt,
   spendRecoveryCode,
@@ -29,11 +30,11 @@ export default dashboardResolver('DisableTotp', async (input, ctx) => {
   const attempt = await reserveCodeAttempt(ctx, ctx.personId);
   // a code accepted is spent whatever follows (replays lose): not part of the audited change
   const spending = { ...ctx, db: exemptFromAudit(ctx.db) };
-  const accepted =
-    (await acceptTotpCode(spending, ctx.personId, input.code, { confirmedOnly: true })) ||
-    (await spendRecoveryCode(spending, ctx.personId, input.code));
-  if (!accepted) throw wrongCode();
+  let outcome = await acceptTotpCode(spending, ctx.personId, input.code, { confirmedOnly: true });
+  if (outcome === 'wrong') outcome = await spendRecoveryCode(spending, ctx.personId, input.code);
+  if (outcome === 'wrong') throw wrongCode();
   await attempt.refund();
+  if (outcome === 'alreadyUsed') throw codeAlreadyUsed();
   await ctx.db.transaction().execute(async (trx) => {
     const passkey = await trx
       .selectFrom('passkeys')

@@ -1,5 +1,6 @@
 import {
   acceptTotpCode,
+  codeAlreadyUsed,
   completeChallenge,
   emailPerson,
   findChallenge,
@@ -24,11 +25,26 @@ export default dashboardResolver('LoginSecondFactor', async (input, ctx) => {
   const challenge = await findChallenge(ctx, input.challenge);
   const attempt = await reserveCodeAttempt(ctx, challenge.person_id, challenge.id);
 
-  if (await acceptTotpCode(ctx, challenge.person_id, input.code, { confirmedOnly: true })) {
+  let outcome = await acceptTotpCode(ctx, challenge.person_id, input.code, {
+    confirmedOnly: true,
+  });
+  if (outcome === 'accepted') {
     await attempt.refund();
     return completeChallenge(ctx, challenge, 'an authenticator code');
   }
-  if (await spendRecoveryCode(ctx, challenge.person_id, input.code)) {
+  if (outcome === 'wrong') outcome = await spendRecoveryCode(ctx, challenge.person_id, input.code);
+  if (outcome === 'alreadyUsed') {
+    // a right code whose twin was accepted first: not a wrong code (issue 19)
+    await attempt.refund();
+    await recordSecurityEvent(
+      ctx,
+      challenge.parent_id,
+      'loginFailed',
+      'a second-factor code already used',
+    );
+    throw codeAlreadyUsed();
+  }
+  if (outcome === 'accepted') {
     await attempt.refund();
     const session = await completeChallenge(ctx, challenge, 'a recovery code');
     const left = await ctx.db
