@@ -286,25 +286,75 @@ describe('ConfirmPendingNotificationMethod', () => {
     expect(JSON.stringify(stored)).not.toContain('confirm-secret');
   });
 
-  test('one try: a wrong code deletes the pending method, so the right one fails after it', async () => {
+  // issue 20: a typo does not end the attempt; the third wrong code does
+  test('three tries: wrong codes keep the pending method and say how many tries remain', async () => {
     const parent = await server.signUpVerifiedParent();
     const { methodId, code } = await createPending(parent, { case: 'email', email: uniqueEmail() });
-    const wrong = await server.call(
-      'ConfirmPendingNotificationMethod',
-      { id: methodId, code: code === 999_999 ? 100_000 : code + 1 },
-      { token: parent.token },
+    const wrongCode = code === 999_999 ? 100_000 : code + 1;
+    const attempt = (c: number) =>
+      server.call(
+        'ConfirmPendingNotificationMethod',
+        { id: methodId, code: c },
+        {
+          token: parent.token,
+        },
+      );
+    const first = await attempt(wrongCode);
+    expect(first.status).toBe(401);
+    expect(first.body).toMatchObject({
+      debugMessage: 'incorrectConfirmationCode',
+      userMessage: 'Incorrect code. Check it and try again: 2 tries left.',
+      dashboardTag: 'incorrectCodeTryAgain',
+    });
+    expect(await pendingRows(parent.adminId)).toHaveLength(1);
+    expect((await attempt(wrongCode)).body.userMessage).toBe(
+      'Incorrect code. Check it and try again: 1 try left.',
     );
+    const right = await attempt(code);
+    expect(right.body).toEqual({ success: true });
+    expect(await methodRows(parent.adminId)).toHaveLength(2);
+  });
+
+  test('three tries: the third wrong code deletes the pending method, so the right one fails after it', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { methodId, code } = await createPending(parent, { case: 'email', email: uniqueEmail() });
+    const wrongCode = code === 999_999 ? 100_000 : code + 1;
+    const attempt = (c: number) =>
+      server.call(
+        'ConfirmPendingNotificationMethod',
+        { id: methodId, code: c },
+        {
+          token: parent.token,
+        },
+      );
+    await attempt(wrongCode);
+    await attempt(wrongCode);
+    const wrong = await attempt(wrongCode);
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject(INCORRECT);
+    expect(wrong.body.dashboardTag).toBeUndefined();
     expect(await pendingRows(parent.adminId)).toEqual([]);
 
-    const right = await server.call(
-      'ConfirmPendingNotificationMethod',
-      { id: methodId, code },
-      { token: parent.token },
-    );
+    const right = await attempt(code);
     expect(withoutRequestId(right)).toEqual(withoutRequestId(wrong));
     expect(await methodRows(parent.adminId)).toHaveLength(1); // the account email only
+  });
+
+  test('three tries: ten parallel wrong codes evaluate at most three, then the code is spent', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { methodId, code } = await createPending(parent, { case: 'email', email: uniqueEmail() });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        server.call(
+          'ConfirmPendingNotificationMethod',
+          { id: methodId, code: 100_000 + ((code + 1 + i) % 900_000) },
+          { token: parent.token },
+        ),
+      ),
+    );
+    expect(results.every((r) => r.status === 401)).toBe(true);
+    expect(results.filter((r) => r.body.dashboardTag === 'incorrectCodeTryAgain')).toHaveLength(2);
+    expect(await pendingRows(parent.adminId)).toEqual([]);
   });
 
   test('one try: a right code cannot be used twice', async () => {

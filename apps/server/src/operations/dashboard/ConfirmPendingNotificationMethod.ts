@@ -15,10 +15,20 @@ import type { TokenService } from '../../services/tokens.ts';
 
 const INCORRECT_CODE = 'Incorrect or expired code. Please request a new one.';
 
-// server-behaviour §3.8, wire-contract §5.2: one try per pending method. The row is deleted by the
-// attempt itself (a DELETE … RETURNING, so two racing attempts cannot both read it); a wrong code,
-// an expired row, an unknown id and another parent's id are one and the same 401. The delete and
-// the new method commit together with the audit entry; a wrong attempt still spends the row.
+/** Tries per code: a typo does not end the attempt, guessing still does (issue 20). */
+export const TRIES_PER_CODE = 3;
+/** Longer than a code lives (60 minutes), so one code's tries are counted together. */
+const TRIES_WINDOW_SECONDS = 24 * 60 * 60;
+/** The answer's dashboardTag when the same code may be typed again. */
+export const CODE_MAY_BE_RETRIED = 'incorrectCodeTryAgain';
+
+// server-behaviour §3.8, wire-contract §5.2, issue 20: TRIES_PER_CODE tries per pending method,
+// each counted before it is evaluated (so parallel guesses evaluate at most that many), beside the
+// per-parent budget. The right code is taken by a DELETE … RETURNING, so two racing attempts cannot
+// both use it; a wrong code rolls the delete back and keeps the row while tries remain (the answer
+// says how many, tagged CODE_MAY_BE_RETRIED); the last wrong try spends the row. An expired row,
+// an unknown id and another parent's id are one and the same 401. The delete and the new method
+// commit together with the audit entry.
 export default dashboardResolver('ConfirmPendingNotificationMethod', async (input, ctx) => {
   const { limit, windowSeconds } = RATE_LIMITS.confirmNotificationMethodPerParent;
   await ctx.services.rateLimit.consume(
@@ -26,6 +36,11 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
     limit,
     windowSeconds,
   );
+  const tryNumber = await ctx.services.rateLimit.hit(
+    `confirmNotificationMethod:code:${ctx.parentId}:${input.id}`,
+    TRIES_WINDOW_SECONDS,
+  );
+  const triesLeft = TRIES_PER_CODE - tryNumber;
 
   const now = ctx.clock.now();
   const { tokens } = ctx.services;
@@ -46,12 +61,14 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
         .where(ofPerson(ctx))
         .returning(['id', 'config', 'code_hash', 'expires_at'])
         .executeTakeFirst();
-      if (
-        !pending ||
-        new Date(pending.expires_at).getTime() <= now.getTime() ||
-        !sameHash(pending.code_hash, tokens.hmac(input.code))
-      ) {
+      if (!pending || new Date(pending.expires_at).getTime() <= now.getTime() || triesLeft < 0) {
         throw unauthorized('b84d2f17', 'incorrectConfirmationCode', INCORRECT_CODE);
+      }
+      if (!sameHash(pending.code_hash, tokens.hmac(input.code))) {
+        if (triesLeft === 0) {
+          throw unauthorized('b84d2f17', 'incorrectConfirmationCode', INCORRECT_CODE);
+        }
+        throw new KeptCode(triesLeft);
       }
 
       const stored = fromDbJson<StoredMethodConfig>(pending.config);
@@ -77,12 +94,28 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
       }
     });
   } catch (error) {
-    // the refusal rolled the delete back: the attempt spends the row all the same
+    // the refusal rolled the delete back: a wrong code with tries left keeps the row, any other
+    // refusal spends it all the same
+    if (error instanceof KeptCode) {
+      throw unauthorized(
+        'b84d2f17',
+        'incorrectConfirmationCode',
+        `Incorrect code. Check it and try again: ${error.triesLeft === 1 ? '1 try' : `${error.triesLeft} tries`} left.`,
+        { dashboardTag: CODE_MAY_BE_RETRIED },
+      );
+    }
     if (error instanceof PqlFailure) await spend();
     throw error;
   }
   return { success: true };
 });
+
+/** A wrong code while tries remain: the transaction rolls back and the row stays. */
+class KeptCode extends Error {
+  constructor(readonly triesLeft: number) {
+    super('incorrect code, tries left');
+  }
+}
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a);

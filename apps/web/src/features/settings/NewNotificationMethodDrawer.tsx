@@ -16,6 +16,7 @@ import {
   methodConfigToSend,
   type NotificationMethodFormEvent,
   type NotificationMethodFormState,
+  CODE_MAY_BE_RETRIED_TAG,
   VERIFICATION_CODE_LENGTH,
 } from './notification-method-form';
 
@@ -57,7 +58,12 @@ export function NewNotificationMethodDrawer({
       await confirmPending.mutateAsync(confirmInput(state));
       dispatch({ type: 'codeVerified' });
     } catch (error) {
-      dispatch({ type: 'verifyCodeFailed', message: errorMessage(toPqlError(error)) });
+      const failure = toPqlError(error);
+      dispatch({
+        type: 'verifyCodeFailed',
+        message: errorMessage(failure),
+        mayRetry: failure.tag === CODE_MAY_BE_RETRIED_TAG,
+      });
     }
   }
 

@@ -163,6 +163,32 @@ describe('sending and verifying the code', () => {
     expect(canSendCode(failed)).toBe(true);
   });
 
+  // issue 20: a typo does not end the attempt
+  test('a wrong code with tries left keeps the field, the code and the pending method', () => {
+    const failed = run(
+      withEmail(),
+      { type: 'sendCodeClicked' },
+      { type: 'codeSent', methodId: METHOD_ID },
+      { type: 'codeUpdated', code: '123465' },
+      { type: 'verifyCodeClicked' },
+      {
+        type: 'verifyCodeFailed',
+        message: 'Incorrect code. Check it and try again: 2 tries left.',
+        mayRetry: true,
+      },
+    );
+    expect(failed).toMatchObject({
+      phase: 'codeSent',
+      pendingMethodId: METHOD_ID,
+      code: '123465',
+      error: 'Incorrect code. Check it and try again: 2 tries left.',
+    });
+    expect(canVerifyCode(failed)).toBe(true);
+    const corrected = run(failed, { type: 'codeUpdated', code: '123456' });
+    expect(corrected.error).toBeUndefined();
+    expect(confirmInput(corrected)).toEqual({ id: METHOD_ID, code: 123456 });
+  });
+
   test('Cancel closes and forgets everything', () => {
     const state = run(withEmail(), { type: 'sendCodeClicked' }, { type: 'cancelClicked' });
     expect(state).toEqual(closedMethodForm);

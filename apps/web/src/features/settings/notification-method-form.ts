@@ -39,10 +39,14 @@ export type NotificationMethodFormEvent =
   | { type: 'codeUpdated'; code: string }
   | { type: 'verifyCodeClicked' }
   | { type: 'codeVerified' }
-  | { type: 'verifyCodeFailed'; message: string }
+  /** `mayRetry`: the code is still pending (tries remain), so the same code can be typed again. */
+  | { type: 'verifyCodeFailed'; message: string; mayRetry?: boolean }
   | { type: 'cancelClicked' };
 
 export const VERIFICATION_CODE_LENGTH = 6;
+
+/** The server's tag on a wrong code that may be typed again (ConfirmPendingNotificationMethod). */
+export const CODE_MAY_BE_RETRIED_TAG = 'incorrectCodeTryAgain';
 
 export const closedMethodForm: NotificationMethodFormState = {
   isOpen: false,
@@ -159,8 +163,10 @@ export function notificationMethodFormReducer(
     case 'codeVerified':
       return state.phase === 'verifying' ? { ...state, phase: 'verified', isOpen: false } : state;
     case 'verifyCodeFailed':
-      // One try per code: the pending method is gone, so a new code must be sent.
       if (state.phase !== 'verifying') return state;
+      // A typo with tries left: the field keeps the code to correct, the server says how many remain.
+      if (event.mayRetry) return { ...state, phase: 'codeSent', error: event.message };
+      // The last try, or the code expired: the pending method is gone, so a new code must be sent.
       return {
         ...state,
         phase: 'editing',

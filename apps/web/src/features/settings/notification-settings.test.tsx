@@ -48,6 +48,16 @@ function server(initial: GetAdminOutput) {
         return { body: { methodId: PENDING_ID } };
       case 'ConfirmPendingNotificationMethod': {
         const { code } = body as { code: number };
+        if (code === 123465) {
+          return serverError(
+            'unauthorized',
+            {
+              userMessage: 'Incorrect code. Check it and try again: 2 tries left.',
+              dashboardTag: 'incorrectCodeTryAgain',
+            },
+            401,
+          );
+        }
         if (code !== 123456) {
           return serverError(
             'unauthorized',
@@ -216,6 +226,37 @@ describe('notification methods', () => {
       'Incorrect or expired code. Please request a new one.',
     );
     expect(within(drawer).getByRole('button', { name: 'Send code' })).toBeEnabled();
+  });
+
+  // issue 20: a typo does not end the attempt
+  test('a mistyped code with tries left keeps the field and says how many remain', async () => {
+    const calls = server(adminOf());
+    const user = userEvent.setup();
+    renderApp('/settings');
+    await user.click(await screen.findByRole('button', { name: 'Add method' }));
+    const drawer = screen.getByRole('dialog', { name: 'New notification method' });
+    await user.type(within(drawer).getByLabelText('Email address'), 'grandma@example.com');
+    await user.click(within(drawer).getByRole('button', { name: 'Send code' }));
+    const code = await within(drawer).findByLabelText('Verification code');
+    await user.type(code, '123465');
+    await user.click(within(drawer).getByRole('button', { name: 'Verify code' }));
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent(
+      'Incorrect code. Check it and try again: 2 tries left.',
+    );
+    expect(within(drawer).getByLabelText('Verification code')).toHaveValue('123465');
+    await user.clear(within(drawer).getByLabelText('Verification code'));
+    await user.type(within(drawer).getByLabelText('Verification code'), '123456');
+    await user.click(within(drawer).getByRole('button', { name: 'Verify code' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'New notification method' })).toBeNull(),
+    );
+    expect(
+      calls.filter((call) => call.op === 'ConfirmPendingNotificationMethod').map((c) => c.body),
+    ).toEqual([
+      { id: PENDING_ID, code: 123465 },
+      { id: PENDING_ID, code: 123456 },
+    ]);
+    expect(calls.filter((call) => call.op === 'CreatePendingNotificationMethod')).toHaveLength(1);
   });
 
   test('Resend asks for a fresh code; Cancel closes the slide-in', async () => {
