@@ -203,8 +203,10 @@ describe('UpdateUnlockRequest', () => {
   });
 
   test('an app-only request is named by its bundle id', async () => {
+    // (samApp was denied above: the first decision stands, issue 19)
+    const [appOnly = ''] = await ask(sam.token, [{ bundleId: 'com.example.unknown-app' }]);
     const pushes = recordPushes(server, [sam.computerUserId]);
-    await dashboard(alice, 'UpdateUnlockRequest', { id: samApp, status: 'accepted' });
+    await dashboard(alice, 'UpdateUnlockRequest', { id: appOnly, status: 'accepted' });
     pushes.stop();
     expect(pushes.to(sam.computerUserId)[0]).toMatchObject({ target: 'com.example.unknown-app' });
   });

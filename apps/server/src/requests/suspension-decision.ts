@@ -9,6 +9,7 @@ import { loadResolvedSuspension } from '../devices/resolved-requests.ts';
 import { ownedSuspensionRequest } from '../operations/ownership.ts';
 import type { ParentContext } from '../pairql/context.ts';
 import { badRequest } from '../pairql/errors.ts';
+import { suspensionRequestAlreadyDecided } from './decisions.ts';
 import { MAX_SUSPENSION_SECONDS, MIN_SUSPENSION_SECONDS } from './limits.ts';
 
 // server-behaviour §3.5 and issue 20: one path for a suspension request of any kind of device. The
@@ -38,13 +39,7 @@ export async function decideSuspensionRequest(
 ): Promise<void> {
   const found = await ownedSuspensionRequest(ctx.db, ctx.parentId, input.id);
   const now = ctx.clock.now();
-  if (found.status !== 'pending') {
-    throw badRequest(
-      '3c9e5a71',
-      `Suspension request already ${found.status}`,
-      `This suspension request was already ${found.status === 'accepted' ? 'granted' : 'denied'}.`,
-    );
-  }
+  if (found.status !== 'pending') throw suspensionRequestAlreadyDecided(found.status);
   if (isSuspensionRequestExpired(found.createdAt, now)) {
     throw badRequest(
       'a81f4d06',
@@ -66,16 +61,13 @@ export async function decideSuspensionRequest(
           updatedAt,
         }
       : { status: 'rejected' as const, extraMonitoring: null, responseComment, updatedAt };
-  const recorded = await ctx.db
-    .transaction()
-    .execute((trx) => source.recordSuspensionDecision(trx, found.id, change));
-  if (!recorded) {
-    throw badRequest(
-      '3c9e5a71',
-      'Suspension request decided concurrently',
-      'This suspension request was already decided.',
-    );
-  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await source.recordSuspensionDecision(trx, found.id, change)) return;
+    // another decision was stored first (issue 19, requests/decisions.ts): thrown inside the
+    // transaction, so nothing of this call is written, not even its audit entry
+    const current = await ownedSuspensionRequest(trx, ctx.parentId, found.id);
+    throw suspensionRequestAlreadyDecided(current.status);
+  });
 
   // after the commit, so a device never hears of a decision that was rolled back
   if (found.kind === 'mac') {

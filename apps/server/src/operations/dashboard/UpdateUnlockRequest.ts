@@ -1,11 +1,13 @@
 import { toDbTime } from '../../db/values.ts';
 import { resolvedUnlockRequestOf } from '../../devices/resolved-requests.ts';
-import { badRequest } from '../../pairql/errors.ts';
+import { badRequest, notFound } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
+import { unlockRequestAlreadyDecided } from '../../requests/decisions.ts';
 import { ownedUnlockRequest } from '../ownership.ts';
 
 // server-behaviour §3.5: the parent accepts or denies (never creates a key: the dashboard calls
-// SaveKey first). The decision goes to the Mac that asked, and to no other.
+// SaveKey first). The decision goes to the Mac that asked, and to no other. The first decision
+// stands (issue 19, requests/decisions.ts): a decided request answers the contract's error.
 export default dashboardResolver('UpdateUnlockRequest', async (input, ctx) => {
   const request = await ownedUnlockRequest(ctx.db, ctx.parentId, input.id);
   if (input.status === 'pending') {
@@ -15,9 +17,10 @@ export default dashboardResolver('UpdateUnlockRequest', async (input, ctx) => {
       'Choose whether to accept or deny this unlock request.',
     );
   }
+  if (request.status !== 'pending') throw unlockRequestAlreadyDecided(request.status);
   const responseComment = input.responseComment?.trim() || null;
-  await ctx.db.transaction().execute((trx) =>
-    trx
+  await ctx.db.transaction().execute(async (trx) => {
+    const decided = await trx
       .updateTable('unlock_requests')
       .set({
         status: input.status,
@@ -25,8 +28,20 @@ export default dashboardResolver('UpdateUnlockRequest', async (input, ctx) => {
         updated_at: toDbTime(ctx.clock.now()),
       })
       .where('id', '=', request.id)
-      .execute(),
-  );
+      // two parents (or two tabs) deciding at once: only the first decision is stored
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(decided.numUpdatedRows) !== 1) {
+      const current = await trx
+        .selectFrom('unlock_requests')
+        .select('status')
+        .where('id', '=', request.id)
+        .executeTakeFirst();
+      // thrown inside the transaction: nothing of this call is written, not even its audit entry
+      if (!current) throw notFound('UnlockRequest');
+      throw unlockRequestAlreadyDecided(current.status);
+    }
+  });
   const decided = resolvedUnlockRequestOf({
     ...request,
     status: input.status,

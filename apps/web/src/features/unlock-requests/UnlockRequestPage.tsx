@@ -20,6 +20,7 @@ import {
 } from './api';
 import { childUnlockRequestsPath, unlockRequestPath } from './paths';
 import {
+  ALREADY_DECIDED_TAG,
   acceptInput,
   denyInput,
   initialDecisionState,
@@ -73,7 +74,18 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
       toast.success('Unlock request accepted!');
       navigate(childUnlockRequestsPath(data.userId), { replace: true });
     } catch (error) {
-      dispatch({ type: 'acceptFailed', message: errorMessage(toPqlError(error)) });
+      failed(error, 'acceptFailed');
+    }
+  }
+
+  /** A failure; a request someone decided first is read again and shown as decided. */
+  function failed(error: unknown, type: 'acceptFailed' | 'denyFailed') {
+    const problem = toPqlError(error);
+    if (problem.tag === ALREADY_DECIDED_TAG) {
+      dispatch({ type: 'decidedBefore', message: errorMessage(problem) });
+      void request.refetch();
+    } else {
+      dispatch({ type, message: errorMessage(problem) });
     }
   }
 
@@ -84,7 +96,7 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
       toast.success('Unlock request denied!');
       navigate(childUnlockRequestsPath(data.userId), { replace: true });
     } catch (error) {
-      dispatch({ type: 'denyFailed', message: errorMessage(toPqlError(error)) });
+      failed(error, 'denyFailed');
     }
   }
 
@@ -115,6 +127,27 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
           </Link>
         </div>
       </FullPageStatus>
+    );
+  }
+
+  if (decision.phase === 'alreadyDecided') {
+    return (
+      <FinalStatus
+        request={data}
+        now={shownAt}
+        notice={
+          <>
+            {decision.error}
+            {decision.isKeySaved && decision.key && (
+              <>
+                {' '}
+                The key you made was saved all the same: remove it from its keychain if{' '}
+                {data.userName} should not have it.
+              </>
+            )}
+          </>
+        }
+      />
     );
   }
 
@@ -265,7 +298,16 @@ function RequestDetails({
   );
 }
 
-function FinalStatus({ request, now }: { request: UnlockRequest; now: Date }) {
+function FinalStatus({
+  request,
+  now,
+  notice,
+}: {
+  request: UnlockRequest;
+  now: Date;
+  /** why the parent's own decision was not taken (issue 19) */
+  notice?: ReactNode;
+}) {
   return (
     <div className="max-w-3xl space-y-6">
       <Link
@@ -275,10 +317,17 @@ function FinalStatus({ request, now }: { request: UnlockRequest; now: Date }) {
         <ArrowLeftIcon className="h-4 w-4" aria-hidden="true" />
         {request.userName}'s unlock requests
       </Link>
+      {notice && (
+        <p role="alert" className="rounded-xl bg-amber-50 p-4 text-sm text-amber-900">
+          {notice}
+        </p>
+      )}
       <RequestDetails request={request} now={now} />
-      <p className="text-sm text-slate-600" role="status">
-        This request was {request.status === 'accepted' ? 'accepted' : 'denied'}.
-      </p>
+      {request.status !== 'pending' && (
+        <p className="text-sm text-slate-600" role="status">
+          This request was {request.status === 'accepted' ? 'accepted' : 'denied'}.
+        </p>
+      )}
     </div>
   );
 }

@@ -98,3 +98,24 @@ describe('denying', () => {
     expect(run({ type: 'tryAgainClicked' })).toEqual(initialDecisionState);
   });
 });
+
+describe('a request decided first by someone else (issue 19)', () => {
+  const MESSAGE = 'This unlock request was already denied.';
+
+  test.each<[string, UnlockRequestDecisionEvent[]]>([
+    ['an accept before the key was saved', [{ type: 'acceptSubmitted', key: KEY_A }]],
+    [
+      'an accept after the key was saved',
+      [{ type: 'acceptSubmitted', key: KEY_A }, { type: 'keySaved' }],
+    ],
+    ['a deny', [{ type: 'denySubmitted' }]],
+  ])('%s ends there, with the message and nothing to retry', (_what, events) => {
+    const ended = run(...events, { type: 'decidedBefore', message: MESSAGE });
+    expect(ended).toMatchObject({ phase: 'alreadyDecided', error: MESSAGE });
+    expect(unlockRequestDecisionReducer(ended, { type: 'tryAgainClicked' })).toBe(ended);
+  });
+
+  test('an idle page ignores it', () => {
+    expect(run({ type: 'decidedBefore', message: MESSAGE })).toEqual(initialDecisionState);
+  });
+});

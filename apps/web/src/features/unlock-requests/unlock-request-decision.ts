@@ -3,7 +3,11 @@ import type { DashboardInput } from '@keyward/contract/dashboard';
 // Accepting saves the key as new and then marks the request accepted; denying marks it rejected
 // with an optional comment the child sees (spec §4). A failure shows 'Error accepting unlock
 // request' / 'Error denying unlock request' with Try again; a retried accept never saves the key a
-// second time once it was saved.
+// second time once it was saved. A request decided first by someone else (another parent, another
+// tab) stays as it was decided (issue 19): the page says so and shows it, with nothing to retry.
+
+/** The server's dashboardTag of "this request was already decided" (requests/decisions.ts). */
+export const ALREADY_DECIDED_TAG = 'requestAlreadyDecided';
 
 export type SaveKeyInput = DashboardInput<'SaveKey'>;
 export type UpdateUnlockRequestInput = DashboardInput<'UpdateUnlockRequest'>;
@@ -15,7 +19,8 @@ export type DecisionPhase =
   | 'acceptFailed'
   | 'denyFailed'
   | 'accepted'
-  | 'denied';
+  | 'denied'
+  | 'alreadyDecided';
 
 export type UnlockRequestDecisionState = {
   phase: DecisionPhase;
@@ -37,6 +42,8 @@ export type UnlockRequestDecisionEvent =
   | { type: 'denySubmitted' }
   | { type: 'denySucceeded' }
   | { type: 'denyFailed'; message: string }
+  /** the server kept an earlier decision (the error tagged ALREADY_DECIDED_TAG) */
+  | { type: 'decidedBefore'; message: string }
   | { type: 'tryAgainClicked' };
 
 export const initialDecisionState: UnlockRequestDecisionState = {
@@ -105,6 +112,10 @@ export function unlockRequestDecisionReducer(
     case 'denyFailed':
       return state.phase === 'denying'
         ? { ...state, phase: 'denyFailed', error: event.message }
+        : state;
+    case 'decidedBefore':
+      return isDeciding(state)
+        ? { ...state, phase: 'alreadyDecided', error: event.message }
         : state;
     case 'tryAgainClicked':
       if (state.phase === 'acceptFailed') {

@@ -287,6 +287,59 @@ describe('accepting', () => {
   });
 });
 
+describe('a request decided first by another parent (issue 19)', () => {
+  function decidedMeanwhile(status: 'accepted' | 'rejected') {
+    let isDecided = false;
+    const words = status === 'accepted' ? 'accepted' : 'denied';
+    const calls = fakeServer((op) => {
+      switch (op) {
+        case 'GetUnlockRequest':
+          return { body: unlockRequestOf(isDecided ? { status } : {}) };
+        case 'GetAdminKeychains':
+          return { body: { keychains: [adminKeychainOf({ id: SCHOOL_ID })], children: [] } };
+        case 'SaveKey':
+          return { body: { success: true } };
+        case 'UpdateUnlockRequest':
+          isDecided = true;
+          return serverError('badRequest', {
+            id: 'e5b1c7a4',
+            dashboardTag: 'requestAlreadyDecided',
+            userMessage: `This unlock request was already ${words}.`,
+          });
+        default:
+          return { body: [] };
+      }
+    });
+    return calls;
+  }
+
+  test('an accept: the words, the request as it was decided, and no Try again', async () => {
+    const calls = decidedMeanwhile('rejected');
+    const user = userEvent.setup();
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Save key and accept' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This unlock request was already denied.');
+    expect(alert).toHaveTextContent('The key you made was saved all the same');
+    expect(await screen.findByText('This request was denied.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Error accepting unlock request' })).toBeNull();
+    expect(calls.filter((call) => call.op === 'UpdateUnlockRequest')).toHaveLength(1);
+  });
+
+  test('a deny: the words and the request as it was decided', async () => {
+    decidedMeanwhile('accepted');
+    const user = userEvent.setup();
+    renderApp(`${BASE}/deny`);
+    await user.click(await screen.findByRole('button', { name: 'Deny request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This unlock request was already accepted.',
+    );
+    expect(await screen.findByText('This request was accepted.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+});
+
 describe('denying', () => {
   test('sends the optional comment the child sees', async () => {
     const calls = server(unlockRequestOf());
