@@ -1,11 +1,16 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { CLIENT_ERROR_IDS, PQL_ERROR_TYPES } from '@keyward/contract/constants';
+import { isBrowserOffline } from './api/retry';
 
 export const GENERIC_ERROR_MESSAGE =
   "Sorry, there's been some sort of technical issue (probably on our end). Please try again, or contact support if the problem persists.";
 
 export const NETWORK_ERROR_MESSAGE =
   "Something seems funny with the network. Are you sure you're connected to the internet?";
+
+/** A network failure while the browser is online: our server is down or unreachable (issue 20). */
+export const SERVER_UNREACHABLE_ERROR_MESSAGE =
+  "Can't reach the Keyward server. Nothing was changed; please try again in a moment.";
 
 export function isPqlError(value: unknown): value is PqlError {
   if (typeof value !== 'object' || value === null) return false;
@@ -47,6 +52,10 @@ export function productEntityName(entityName: string): string {
 
 /** Display rules of spec §8. */
 export function errorMessage(error: PqlError): string {
+  // the spec's network message is for a browser that is really offline, not for our server down
+  if (error.id === CLIENT_ERROR_IDS.network && !isBrowserOffline()) {
+    return SERVER_UNREACHABLE_ERROR_MESSAGE;
+  }
   if (error.userMessage) return error.userMessage;
   if (error.type === 'notFound') {
     return error.entityName ? `${productEntityName(error.entityName)} not found.` : 'Not found.';

@@ -1,10 +1,15 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
+import { onlineManager } from '@tanstack/react-query';
 
 export const MAX_QUERY_RETRIES = 3;
 
-/** The browser says it has no network (navigator.onLine); tests may pass their own answer. */
+/**
+ * The browser says it has no network (navigator.onLine, or its offline event as react-query's
+ * onlineManager heard it); tests may pass their own answer.
+ */
 export function isBrowserOffline(): boolean {
+  if (!onlineManager.isOnline()) return true;
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
 
