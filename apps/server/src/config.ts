@@ -307,12 +307,13 @@ function parseSms(env: Env): SmsConfig | undefined {
 
 /**
  * Slack needs no operator credentials (each method carries the parent's bot token), so unset means
- * Slack's public API; `outbox` keeps messages local. Under NODE_ENV=test unset means outbox, so a
- * test never reaches the internet.
+ * Slack's public API in production; `outbox` keeps messages local. Whenever NODE_ENV is not
+ * production, unset means outbox, as for emails and texts: a test never reaches the internet, and
+ * a newcomer can verify a Slack method from DATA_DIR/outbox and the log (issue 20).
  */
 function parseSlackApiUrl(env: Env, mode: Mode): string | undefined {
   const raw = optional(env, 'SLACK_API_URL');
-  if (raw === undefined) return mode === 'test' ? undefined : SLACK_PUBLIC_API_URL;
+  if (raw === undefined) return mode === 'production' ? SLACK_PUBLIC_API_URL : undefined;
   if (raw.toLowerCase() === 'outbox') return undefined;
   return `${parseOrigin('SLACK_API_URL', raw)}/`;
 }

@@ -511,8 +511,10 @@ describe('configuration of the text and Slack channels', () => {
     expect(() => loadConfig({ ...keys, SMS_API_URL: 'twilio', ...SMS_ENV })).toThrow(/SMS_API_URL/);
   });
 
-  test("Slack: Slack's public API by default, the outbox under NODE_ENV=test or when asked", () => {
-    expect(loadConfig(keys).slackApiUrl).toBe('https://slack.com/api/');
+  test("Slack: Slack's public API in production, the outbox otherwise or when asked", () => {
+    // issue 20: development (NODE_ENV unset) keeps Slack messages in the outbox, as emails and texts
+    expect(loadConfig(keys).slackApiUrl).toBeUndefined();
+    expect(loadConfig({ ...keys, NODE_ENV: 'development' }).slackApiUrl).toBeUndefined();
     expect(loadConfig({ ...keys, NODE_ENV: 'production' }).slackApiUrl).toBe(
       'https://slack.com/api/',
     );
