@@ -162,6 +162,32 @@ describe('GET /app-websocket', () => {
     expect((await client.closed).code).toBe(4999);
   });
 
+  test("deleting the account closes every Mac's channel at once, not at its next message (issue 19)", async () => {
+    const parent = await server.signUpVerifiedParent();
+    const macs = [
+      await connectedMac(server, parent.adminId),
+      await connectedMac(server, parent.adminId),
+    ];
+    const clients = await Promise.all(macs.map((mac) => open(baseUrl, mac.token)));
+    const otherFamily = await open(baseUrl, (await newMac()).token);
+
+    const deleted = await server.call(
+      'DeleteEntity_v2',
+      { type: 'parent', id: parent.adminId },
+      { token: parent.token },
+    );
+    expect(deleted.status).toBe(200);
+
+    // no message sent by the Macs: the server closes both channels itself
+    for (const client of clients) {
+      expect(await client.next()).toEqual({ userDeleted: {} });
+      expect((await client.closed).code).toBe(4999);
+    }
+    expect(otherFamily.socket.readyState).toBe(WebSocket.OPEN);
+    expect(otherFamily.messages).toEqual([]);
+    otherFamily.socket.close();
+  });
+
   test('a deleted computer user’s socket is closed with 4999 on its next message', async () => {
     const mac = await newMac();
     const client = await open(baseUrl, mac.token);

@@ -57,6 +57,33 @@ describe('passkeys', () => {
     expect(server.lastEmailTo(parent.email, 'passkey-added').text).toContain('"MacBook"');
   });
 
+  test("the first passkey ends the person's other sessions; a second one does not (issue 19)", async () => {
+    const parent = await server.signUpVerifiedParent();
+    const signedIn = async (token: string) =>
+      (await server.call('GetAdmin', undefined, { token })).status;
+    const login = () => server.call('Login', { email: parent.email, password: parent.password });
+    const before = (await login()).body.token as string;
+    expect(await signedIn(before)).toBe(200);
+
+    await register(parent.token, 'MacBook');
+    expect(await signedIn(before)).toBe(401);
+    expect(await signedIn(parent.token)).toBe(200);
+
+    // signed in again with the passkey as second step: a second passkey keeps that session
+    const { authenticator } = await register(parent.token, 'Phone');
+    const challenge = await login();
+    const start = await server.call('StartPasskeyLogin', {
+      secondFactorChallenge: challenge.body.secondFactorChallenge,
+    });
+    const done = await server.call('FinishPasskeyLogin', {
+      challengeId: start.body.challengeId,
+      response: authenticator.authenticate(start.body.options),
+    });
+    expect(done.status).toBe(200);
+    await register(parent.token, 'Tablet');
+    expect(await signedIn(done.body.token)).toBe(200);
+  });
+
   test('a registration response for another challenge or origin is refused', async () => {
     const parent = await server.signUpVerifiedParent();
     const start = await server.call('StartPasskeyRegistration', undefined, {

@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { normaliseRecoveryCode } from '../src/accounts/second-factor.ts';
 import { MINUTE } from '../src/db/values.ts';
-import { securityEvents } from './fixtures.ts';
+import { inviteCoParent, securityEvents } from './fixtures.ts';
 import { type CallResult, createTestServer, type TestServer } from './harness.ts';
 
 // Issue 12: two-factor sign-in with an authenticator app (TOTP) and recovery codes, on an injected
@@ -118,6 +118,28 @@ describe('authenticator app', () => {
     const again = await server.call('StartTotpEnrolment', undefined, { token: parent.token });
     expect(again.status).toBe(400);
     expect(again.body.userMessage).toMatch(/already set up/);
+  });
+
+  test("turning the authenticator on ends the person's other sessions, not this one nor another parent's (issue 19)", async () => {
+    const parent = await server.signUpVerifiedParent();
+    const elsewhere = await server.call('Login', {
+      email: parent.email,
+      password: parent.password,
+    });
+    expect(elsewhere.status).toBe(200);
+    const signedIn = async (token: string) =>
+      (await server.call('GetAdmin', undefined, { token })).status;
+    expect(await signedIn(elsewhere.body.token)).toBe(200);
+    const co = await inviteCoParent(server, parent);
+
+    await enrol(server, parent);
+
+    expect(await signedIn(elsewhere.body.token)).toBe(401);
+    expect(await signedIn(parent.token)).toBe(200);
+    expect(await signedIn(co.token)).toBe(200);
+    // a session opened now needs the second step
+    const login = await server.call('Login', { email: parent.email, password: parent.password });
+    expect(login.body.token).toBeUndefined();
   });
 
   test('Login and LoginMagicLink answer a challenge; the current code opens a session once', async () => {

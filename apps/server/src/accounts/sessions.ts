@@ -47,3 +47,22 @@ export async function revokeSessionsOf(
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/**
+ * Ends every session of the person but the one acting (issue 19): when a person turns on a second
+ * factor, a session opened before with the password alone (on a device left signed in, or by
+ * someone who had the password) must not outlive it, as after a password reset.
+ */
+export async function endOtherSessions(
+  ctx: Pick<RequestContext, 'db' | 'clock'>,
+  person: { parentId: string; personId: string; sessionId: string },
+): Promise<void> {
+  await ctx.db
+    .updateTable('dashboard_sessions')
+    .set({ revoked_at: toDbTime(ctx.clock.now()) })
+    .where('parent_id', '=', person.parentId)
+    .where(ofPerson(person))
+    .where('id', '!=', person.sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -7,13 +7,15 @@ import {
   reserveCodeAttempt,
   wrongCode,
 } from '../../accounts/second-factor.ts';
+import { endOtherSessions } from '../../accounts/sessions.ts';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // Issue 12: the first code from the app turns the authenticator on and returns the 10 recovery
-// codes, shown once (only their HMACs are kept).
+// codes, shown once (only their HMACs are kept). As the person's first second factor, it ends
+// their other sessions (issue 19).
 export default dashboardResolver('ConfirmTotpEnrolment', async (input, ctx) => {
   const factor = await ctx.db
     .selectFrom('totp_factors')
@@ -59,6 +61,13 @@ export default dashboardResolver('ConfirmTotpEnrolment', async (input, ctx) => {
       );
     }
     const inTransaction = { ...ctx, db: trx };
+    const passkey = await trx
+      .selectFrom('passkeys')
+      .select('id')
+      .where('person_id', '=', ctx.personId)
+      .executeTakeFirst();
+    // the person's first second factor: sessions opened with the password alone end (issue 19)
+    if (!passkey) await endOtherSessions(inTransaction, ctx);
     const codes = await replaceRecoveryCodes(inTransaction, ctx);
     await recordSecurityEvent(inTransaction, ctx.parentId, 'totpEnabled');
     return codes;

@@ -2,6 +2,7 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { passkeyRefused, relyingParty } from '../../accounts/passkeys.ts';
 import { emailPerson, recoveryCodesIfNone } from '../../accounts/second-factor.ts';
+import { endOtherSessions } from '../../accounts/sessions.ts';
 import { toDbJson, toDbTime } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
@@ -62,6 +63,14 @@ export default dashboardResolver('FinishPasskeyRegistration', async (input, ctx)
       .where('person_id', '=', ctx.personId)
       .executeTakeFirstOrThrow();
     const name = input.name?.trim() || `Passkey ${Number(count.n) + 1}`;
+    const totp = await trx
+      .selectFrom('totp_factors')
+      .select('person_id')
+      .where('person_id', '=', ctx.personId)
+      .where('confirmed_at', 'is not', null)
+      .executeTakeFirst();
+    // the person's first second factor: sessions opened with the password alone end (issue 19)
+    if (Number(count.n) === 0 && !totp) await endOtherSessions({ ...ctx, db: trx }, ctx);
     await trx
       .insertInto('passkeys')
       .values({
