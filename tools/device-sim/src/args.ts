@@ -139,7 +139,8 @@ Commands:
   state downtime <min>      report downtime ending in <min> minutes
   state downtime-paused <min>
   online                    hold the push channel, print pushes and decisions as they
-                            arrive, check in on userUpdated
+                            arrive, check in on userUpdated; reconnect (1 s, 2 s … 30 s
+                            apart) when the server restarts or the network drops
       --heartbeat-seconds 90
   keys [--at <ISO date>]    print the keys that apply on this computer now
   unlock <url|host|ip>...   ask the parent to unlock these (one request each, sent together)

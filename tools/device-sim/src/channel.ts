@@ -9,6 +9,22 @@ import WebSocket from 'ws';
 /** Close code the server uses when the token is revoked while the socket is open (§2.8). */
 export const CONNECTION_REMOVED_CLOSE_CODE = 4999;
 
+/** Close code of a server shutting down or restarting (RFC 6455): the app reconnects after a pause. */
+export const SERVER_RESTART_CLOSE_CODE = 1012;
+
+/** The first pause before reconnecting, doubled after each failed try, up to the longest. */
+export const RECONNECT_FIRST_MS = 1000;
+export const RECONNECT_LONGEST_MS = 30_000;
+
+/**
+ * The pause before reconnection try `attempt` (0 for the first): 1 s, 2 s, 4 s … up to 30 s, each
+ * ±20% so Macs dropped by one restart do not all come back at the same instant.
+ */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(RECONNECT_LONGEST_MS, RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 16));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
 export type ChannelEnd =
   | { reason: 'stopped' }
   | { reason: 'connectionRemoved' }

@@ -151,6 +151,40 @@ describe('a connected Mac', () => {
     await expectStatus(childId, computerUserId, 'offline');
   });
 
+  // issue 20: like a real Mac, the channel comes back by itself after a server restart
+  test('online: a server restart (close 1012) is followed by a reconnect, a catch-up check-in and pushes again', async () => {
+    await mac.run(['state', 'on']);
+    const stop = new AbortController();
+    const exited = mac.run(['online', '--heartbeat-seconds', '1'], stop.signal);
+    await waitFor('the channel', () => mac.output.includes('online: ws://'));
+    await waitFor(
+      'the server to count it',
+      () => live.server.app.deviceChannel.connectionCount() === 1,
+    );
+
+    // the server restarts: every Mac channel is closed with 1012, and a change lands meanwhile
+    expect(live.server.app.deviceChannel.closeAll()).toBe(1);
+    await dashboard('SaveUser', childSettings(childId, { keyloggingEnabled: true }));
+    await waitFor('the pause', () =>
+      /closed by the server \(code 1012, server restarting\); reconnecting in \d/.test(mac.output),
+    );
+    await waitFor('the reconnect', () => mac.output.includes('reconnected: ws://'), 15_000);
+    // the check-in after reconnecting caught up on the change made while it was away
+    expect(mac.output).toContain('keyloggingEnabled: false -> true');
+    await expectStatus(childId, computerUserId, 'filterOn');
+
+    // pushes arrive on the new channel
+    await dashboard(
+      'SaveUser',
+      childSettings(childId, { screenshotsEnabled: true, keyloggingEnabled: true }),
+    );
+    await waitFor('the change', () => mac.output.includes('screenshotsEnabled: false -> true'));
+
+    stop.abort();
+    expect(await exited).toBe(0);
+    expect(mac.output).toContain('offline: sent goingOffline');
+  }, 30_000);
+
   test('keys lists the keys of keychains active now', async () => {
     const always = randomUUID();
     const weekdayMornings = randomUUID();

@@ -3,7 +3,7 @@ import { macPushFromServer } from '@keyward/contract/swift-apps';
 import { decodeSwift, SwiftDecodingError } from '@keyward/contract/swift-codable';
 import { CONNECTION_REMOVED_MESSAGE, DeviceApiError, describeApiError } from '../api.ts';
 import { parseInteger } from '../args.ts';
-import { channelUrl, openChannel } from '../channel.ts';
+import { type Channel, channelUrl, openChannel, reconnectDelayMs } from '../channel.ts';
 import { formatFilterState, formatPush } from '../format.ts';
 import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
 import { recordSuspensionDecision, recordUnlockDecision } from '../requests.ts';
@@ -35,13 +35,9 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
   // Pushes are handled one at a time, in arrival order.
   let handling = Promise.resolve();
   let isRemoved = false;
-  const channel = openChannel({
-    serverUrl: connected.serverUrl,
-    token: connected.state.token,
-    onText(text) {
-      handling = handling.then(() => handlePush(text));
-    },
-  });
+  let isStopped = false;
+  let channel: Channel | undefined;
+  let wakeUp = () => {};
 
   async function handlePush(text: string): Promise<void> {
     let json: unknown;
@@ -81,16 +77,23 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
       return;
     }
     if (pushed.case !== 'userUpdated') return;
+    await checkInAndPrint('nothing changed');
+  }
+
+  /** Checks in and prints what changed; a removed connection ends the channel. */
+  async function checkInAndPrint(whenNothing: string | undefined): Promise<void> {
     try {
       const { changes, decisions } = await checkInNow(ctx, connected);
-      if (changes.length === 0 && decisions.length === 0) ctx.print('checked in: nothing changed');
+      if (changes.length === 0 && decisions.length === 0 && whenNothing) {
+        ctx.print(`checked in: ${whenNothing}`);
+      }
       for (const change of changes) ctx.print(change);
       for (const line of decisions) ctx.print(line);
     } catch (error) {
       if (!(error instanceof DeviceApiError)) throw error;
       if (error.isConnectionRemoved) {
         isRemoved = true;
-        channel.stop();
+        channel?.stop();
       } else {
         ctx.printError(`check-in failed: ${describeApiError(error)}`);
       }
@@ -98,42 +101,86 @@ export async function online(ctx: CommandContext): Promise<ExitCode> {
   }
 
   const stop = () => {
-    channel.send({ case: 'goingOffline' });
-    channel.stop();
+    isStopped = true;
+    wakeUp();
+    channel?.send({ case: 'goingOffline' });
+    channel?.stop();
   };
   ctx.signal?.addEventListener('abort', stop, { once: true });
   if (ctx.signal?.aborted) stop();
 
-  let heartbeat: NodeJS.Timeout | undefined;
-  if (await channel.opened) {
-    const remembered = connected.state.filterState;
-    // like the app once connected: its filter state (a ping stands for a heartbeat)
-    if (remembered) channel.send({ case: 'currentFilterState_v2', state: remembered });
-    else channel.ping();
-    ctx.print(
-      `online: ${channelUrl(connected.serverUrl)}${remembered ? ` (${formatFilterState(remembered)})` : ''}`,
-    );
-    // the app pings every 90 s; the server counts a ping as a sign of life
-    heartbeat = setInterval(() => channel.ping(), heartbeatSeconds * 1000);
-  }
+  // Like the app: when the channel drops (the server restarting closes it with 1012, or the
+  // network fails), wait and open it again, longer after each failed try; once open again, check
+  // in to catch up on what changed meanwhile.
+  let failedTries = 0;
+  let hasBeenOnline = false;
+  let exit: ExitCode | undefined;
+  while (exit === undefined) {
+    const current = openChannel({
+      serverUrl: connected.serverUrl,
+      token: connected.state.token,
+      onText(text) {
+        handling = handling.then(() => handlePush(text));
+      },
+    });
+    channel = current;
+    if (isStopped) current.stop();
 
-  const end = await channel.ended;
-  clearInterval(heartbeat);
+    let heartbeat: NodeJS.Timeout | undefined;
+    if (await current.opened) {
+      failedTries = 0;
+      if (hasBeenOnline) {
+        handling = handling.then(() => checkInAndPrint(undefined));
+        await handling.catch(() => {});
+      }
+      if (isRemoved) current.stop();
+      const remembered = connected.state.filterState;
+      // like the app once connected: its filter state (a ping stands for a heartbeat)
+      if (remembered) current.send({ case: 'currentFilterState_v2', state: remembered });
+      else current.ping();
+      ctx.print(
+        `${hasBeenOnline ? 'reconnected' : 'online'}: ${channelUrl(connected.serverUrl)}${remembered ? ` (${formatFilterState(remembered)})` : ''}`,
+      );
+      hasBeenOnline = true;
+      // the app pings every 90 s; the server counts a ping as a sign of life
+      heartbeat = setInterval(() => current.ping(), heartbeatSeconds * 1000);
+    }
+
+    const end = await current.ended;
+    clearInterval(heartbeat);
+    await handling.catch((error: unknown) => {
+      ctx.printError(
+        `push handling failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    handling = Promise.resolve();
+
+    if (end.reason === 'connectionRemoved' || isRemoved) {
+      ctx.printError(CONNECTION_REMOVED_MESSAGE);
+      exit = EXIT.connectionRemoved;
+    } else if (end.reason === 'stopped' || isStopped) {
+      ctx.print('offline: sent goingOffline');
+      exit = EXIT.ok;
+    } else {
+      const delay = reconnectDelayMs(failedTries);
+      failedTries += 1;
+      ctx.printError(
+        `Push channel ended: ${end.detail}; reconnecting in ${(delay / 1000).toFixed(1)} s`,
+      );
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = () => {};
+      if (isStopped) {
+        ctx.print('offline: stopped while reconnecting');
+        exit = EXIT.ok;
+      }
+    }
+  }
   ctx.signal?.removeEventListener('abort', stop);
-  await handling.catch((error: unknown) => {
-    ctx.printError(
-      `push handling failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  });
-
-  if (end.reason === 'connectionRemoved' || isRemoved) {
-    ctx.printError(CONNECTION_REMOVED_MESSAGE);
-    return EXIT.connectionRemoved;
-  }
-  if (end.reason === 'stopped') {
-    ctx.print('offline: sent goingOffline');
-    return EXIT.ok;
-  }
-  ctx.printError(`Push channel ended: ${end.detail}`);
-  return EXIT.failed;
+  return exit;
 }
