@@ -26,6 +26,7 @@ import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.t
 import { type Clock, systemClock } from './services/clock.ts';
 import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
 import { createPushHub } from './services/push.ts';
+import { loggerOptions } from './services/log-format.ts';
 import { createRateLimiter } from './services/rate-limit.ts';
 import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
@@ -59,7 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config),
     genReqId: () => randomUUID(),
     trustProxy: false, // client IPs follow server-behaviour §0.4 (services/client-ip.ts)
     bodyLimit: 512 * 1024,
