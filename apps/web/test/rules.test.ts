@@ -145,6 +145,7 @@ describe('sidebar', () => {
   test('the links, in order', () => {
     expect(sidebarLinks.map((l) => [l.label, l.to])).toEqual([
       ['Dashboard', '/'],
+      ['Needs you', '/inbox'],
       ['Children', '/children'],
       ['Computers', '/computers'],
       ['Keychains', '/keychains'],
@@ -156,6 +157,7 @@ describe('sidebar', () => {
     expect(sidebarLinksFor({ hasIosDevices: false })).toEqual(sidebarLinks);
     expect(sidebarLinksFor({ hasIosDevices: true }).map((l) => l.to)).toEqual([
       '/',
+      '/inbox',
       '/children',
       '/computers',
       '/ios-devices',

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { cx } from '../components/ui/cx';
 import { Logo } from '../components/ui/Logo';
+import { badgeText } from '../features/inbox/inbox';
+import { useInboxCount } from '../features/inbox/useInboxCount';
 import { useIosDevices } from '../features/ios-devices/api';
 import { useFocusTrap } from '../lib/focus-trap';
 import { ReachabilityProvider, useReachability } from '../lib/server-reachability';
@@ -21,6 +23,7 @@ export default function AuthenticatedLayout() {
   const iosDevices = useIosDevices();
   const hasIosDevices = Array.isArray(iosDevices.data) && iosDevices.data.length > 0;
   const reachability = useReachability(useQueryClient());
+  const inboxCount = useInboxCount();
 
   // Leaving mobile width, or navigating, closes the slide-over.
   useEffect(() => {
@@ -57,6 +60,17 @@ export default function AuthenticatedLayout() {
               <Link to="/" aria-label="Keyward dashboard">
                 <Logo className="[&_span]:text-lg" />
               </Link>
+              {inboxCount > 0 && (
+                <Link
+                  to="/inbox"
+                  className="ml-auto inline-flex items-center gap-1.5 rounded-full bg-fuchsia-700 px-3 py-1 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-violet-500"
+                >
+                  Needs you
+                  <span className="rounded-full bg-white px-1.5 text-xs font-bold text-fuchsia-800">
+                    {badgeText(inboxCount)}
+                  </span>
+                </Link>
+              )}
             </header>
             {isSlideOverOpen && (
               <div
@@ -75,6 +89,7 @@ export default function AuthenticatedLayout() {
                   <Sidebar
                     onNavigate={() => setIsSlideOverOpen(false)}
                     hasIosDevices={hasIosDevices}
+                    inboxCount={inboxCount}
                   />
                   <button
                     type="button"
@@ -99,6 +114,7 @@ export default function AuthenticatedLayout() {
               isCollapsed={isCollapsed}
               onToggleCollapsed={toggleCollapsed}
               hasIosDevices={hasIosDevices}
+              inboxCount={inboxCount}
             />
           </aside>
         )}

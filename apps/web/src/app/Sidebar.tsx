@@ -8,6 +8,7 @@ import {
   Cog6ToothIcon,
   DevicePhoneMobileIcon,
   HomeIcon,
+  InboxIcon,
   KeyIcon,
   ShieldCheckIcon,
   UsersIcon,
@@ -16,6 +17,7 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link, useLocation } from 'react-router';
 import { cx } from '../components/ui/cx';
 import { Logo } from '../components/ui/Logo';
+import { badgeText } from '../features/inbox/inbox';
 import { externalLinks } from '../lib/links';
 import { isSidebarLinkActive, sidebarLinksFor } from './sidebar-links';
 
@@ -23,6 +25,7 @@ type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
 const icons: Record<string, Icon> = {
   '/': HomeIcon,
+  '/inbox': InboxIcon,
   '/children': UsersIcon,
   '/computers': ComputerDesktopIcon,
   '/ios-devices': DevicePhoneMobileIcon,
@@ -45,6 +48,8 @@ type SidebarProps = {
   onNavigate?: () => void;
   /** The iOS devices link shows only when the parent has one. */
   hasIosDevices?: boolean;
+  /** Requests waiting for the parent, shown as a badge on "Needs you". */
+  inboxCount?: number;
 };
 
 export function Sidebar({
@@ -52,6 +57,7 @@ export function Sidebar({
   onToggleCollapsed,
   onNavigate,
   hasIosDevices = false,
+  inboxCount = 0,
 }: SidebarProps) {
   const { pathname } = useLocation();
   const label = (text: string) => (isCollapsed ? <span className="sr-only">{text}</span> : text);
@@ -76,8 +82,19 @@ export function Sidebar({
               title={isCollapsed ? link.label : undefined}
               className={itemClasses(isActive, isCollapsed)}
             >
-              <Icon className="h-5 w-5 shrink-0" aria-hidden="true" />
+              <span className="relative shrink-0">
+                <Icon className="h-5 w-5" aria-hidden="true" />
+                {link.to === '/inbox' && inboxCount > 0 && isCollapsed && (
+                  <span
+                    className="absolute -top-1.5 -right-2 h-2.5 w-2.5 rounded-full bg-fuchsia-400 ring-2 ring-violet-800"
+                    aria-hidden="true"
+                  />
+                )}
+              </span>
               {label(link.label)}
+              {link.to === '/inbox' && inboxCount > 0 && (
+                <InboxBadge count={inboxCount} isCollapsed={isCollapsed} />
+              )}
             </Link>
           );
         })}
@@ -127,5 +144,16 @@ export function Sidebar({
         </button>
       )}
     </div>
+  );
+}
+
+/** The count of waiting requests; read as "3 waiting" by a screen reader. */
+function InboxBadge({ count, isCollapsed }: { count: number; isCollapsed: boolean }) {
+  if (isCollapsed) return <span className="sr-only">, {count} waiting</span>;
+  return (
+    <span className="ml-auto rounded-full bg-white px-2 py-0.5 text-xs font-bold text-fuchsia-800">
+      {badgeText(count)}
+      <span className="sr-only"> waiting</span>
+    </span>
   );
 }

@@ -34,11 +34,12 @@ const DataProviders = lazyPage(() => import('./DataProviders'));
 const UseCasePage = lazyPage(() => import('../features/auth/UseCasePage'));
 const AuthenticatedLayout = lazyPage(() => import('./AuthenticatedLayout'));
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'));
+const InboxPage = lazyPage(() => import('../features/inbox/InboxPage'));
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'));
 const ChildrenPage = lazyPage(() => import('../features/children/ChildrenPage'));
 const NewChildPage = lazyPage(() => import('../features/children/NewChildPage'));
 const ChildPage = lazyPage(() => import('../features/children/ChildPage'));
-const ComputersPage = lazyPage(() => import('../features/computers/ComputersPage'));
+const DevicesPage = lazyPage(() => import('../features/devices/DevicesPage'));
 const ComputerPage = lazyPage(() => import('../features/computers/ComputerPage'));
 const KeychainsPage = lazyPage(() => import('../features/keychains/KeychainsPage'));
 const KeychainPage = lazyPage(() => import('../features/keychains/KeychainPage'));
@@ -49,7 +50,6 @@ const SuspendFilterRequestPage = lazyPage(
 );
 const ActivitySummariesPage = lazyPage(() => import('../features/activity/ActivitySummariesPage'));
 const ActivityDayPage = lazyPage(() => import('../features/activity/ActivityDayPage'));
-const IOSDevicesPage = lazyPage(() => import('../features/ios-devices/IOSDevicesPage'));
 const IOSDevicePage = lazyPage(() => import('../features/ios-devices/IOSDevicePage'));
 const CheckoutResultPage = lazyPage(() => import('../features/billing/CheckoutResultPage'));
 const SecurityEventsPage = lazyPage(() => import('../features/security-events/SecurityEventsPage'));
@@ -59,6 +59,7 @@ const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 /** Pages inside the chrome (sidebar). ADD NEW FEATURE ROUTES HERE, each with a lazyPage import above. */
 const chromeRoutes: RouteObject[] = [
   { index: true, element: page(DashboardPage) },
+  { path: 'inbox', element: page(InboxPage) },
   { path: 'settings', element: page(SettingsPage) },
   { path: 'settings/audit-log', element: page(AuditLogPage) },
   { path: 'checkout-success', element: page(CheckoutResultPage, { outcome: 'success' }) },
@@ -93,12 +94,12 @@ const chromeRoutes: RouteObject[] = [
     path: 'children/:userId/suspend-filter-requests/:requestId',
     element: page(SuspendFilterRequestPage),
   },
-  { path: 'computers', element: page(ComputersPage) },
+  { path: 'computers', element: page(DevicesPage, { kind: 'mac' }) },
   { path: 'computers/:computerId', element: page(ComputerPage) },
   { path: 'keychains', element: page(KeychainsPage) },
   { path: 'keychains/:keychainId', element: page(KeychainPage) },
   { path: 'security-events', element: page(SecurityEventsPage) },
-  { path: 'ios-devices', element: page(IOSDevicesPage) },
+  { path: 'ios-devices', element: page(DevicesPage, { kind: 'ios' }) },
   { path: 'ios-devices/:deviceId', element: page(IOSDevicePage) },
   { path: '*', element: page(NotFoundPage) },
 ];

@@ -2,6 +2,8 @@ export type SidebarLink = { label: string; to: string; isExact?: boolean };
 
 export const sidebarLinks: SidebarLink[] = [
   { label: 'Dashboard', to: '/', isExact: true },
+  // issue 20: everything that waits for the parent, with its count
+  { label: 'Needs you', to: '/inbox' },
   { label: 'Children', to: '/children' },
   { label: 'Computers', to: '/computers' },
   { label: 'Keychains', to: '/keychains' },

@@ -97,6 +97,10 @@ function ConnectionCodeDialogContent({
   }, [requestCode]);
 
   const connectedId = connected?.id ?? connectedIos?.id;
+  // Again when the new computer's status changes (its first sign of life after connecting), so the
+  // pages behind the dialog read "Filter on" at once, not "Offline" until their next slow poll.
+  const connectedStatus = connected?.status.case;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: connectedStatus re-runs it on purpose
   useEffect(() => {
     if (!connectedId) return;
     for (const op of [
@@ -105,10 +109,11 @@ function ConnectionCodeDialogContent({
       'GetDevice',
       'DashboardWidgets',
       'IOSDevices',
+      'GetFamilyDevices',
     ] as const) {
       void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(op) });
     }
-  }, [connectedId, queryClient]);
+  }, [connectedId, connectedStatus, queryClient]);
 
   return (
     <Modal
@@ -185,7 +190,7 @@ function ConnectionCodeDialogContent({
           <p className="text-sm text-slate-600">
             The code also works in the Keyward iOS app on {childName}'s iPhone or iPad.
           </p>
-          <p className="text-xs text-slate-500">The code works once and expires in 2 days.</p>
+          <p className="text-xs text-slate-500">The code works once and expires in an hour.</p>
           <Spinner className="h-4 w-4" label="Waiting for the computer to connect..." />
         </div>
       )}

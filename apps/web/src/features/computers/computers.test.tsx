@@ -42,45 +42,7 @@ function serve(computer: Device, latest = LATEST) {
   });
 }
 
-describe('/computers', () => {
-  test('shows each computer with its icon, name, the child online now and status', async () => {
-    const imac = computerOf({
-      id: 'cc33dd44-ee55-4f66-8077-119988776655',
-      name: 'Family iMac',
-      modelFamily: 'iMac',
-      modelTitle: '24" iMac (M3, 2023)',
-      users: [{ id: EMMA_ID, name: 'Emma', status: { case: 'offline' } }],
-    });
-    fakeServer((op) =>
-      op === 'GetDevices' ? { body: [computerOf(), imac] } : serverError('notFound'),
-    );
-    renderApp('/computers');
-
-    const laptop = await screen.findByRole('article', { name: '14" MacBook Pro (M1 Pro, 2021)' });
-    expect(laptop.querySelector('svg[data-shape="laptop"]')).not.toBeNull();
-    expect(within(laptop).getByText('Leo')).toBeInTheDocument();
-    expect(within(laptop).getByText('Filter off')).toBeInTheDocument();
-    expect(within(laptop).getByRole('link', { name: 'Edit' })).toHaveAttribute(
-      'href',
-      `/computers/${COMPUTER_ID}`,
-    );
-
-    const desktop = screen.getByRole('article', { name: 'Family iMac' });
-    expect(desktop.querySelector('svg[data-shape="desktop"]')).not.toBeNull();
-    expect(within(desktop).getByText('24" iMac (M3, 2023)')).toBeInTheDocument();
-    expect(within(desktop).getByText('No one')).toBeInTheDocument();
-    expect(within(desktop).getByText('Offline')).toBeInTheDocument();
-  });
-
-  test('explains where computers come from when there are none', async () => {
-    fakeServer(() => ({ body: [] }));
-    renderApp('/computers');
-    expect(await screen.findByRole('heading', { name: 'No computers' })).toBeInTheDocument();
-    expect(
-      screen.getByText(/created automatically when the Keyward Mac app is installed/),
-    ).toBeInTheDocument();
-  });
-});
+// The list pages are DevicesPage (features/devices/devices.test.tsx).
 
 describe('/computers/:computerId', () => {
   test('shows the details, children using it and an up-to-date version', async () => {

@@ -4,10 +4,16 @@ import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
+import { useState } from 'react';
+import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
+import { useFamilyDevices } from '../devices/api';
+import { inboxItemsOf, useInbox } from '../inbox/api';
+import { HOME_INBOX_ITEMS } from '../inbox/inbox';
+import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
 import { Greeting } from './Greeting';
 import { HomeOverview } from './HomeOverview';
-import { homeSituation } from './home-situation';
+import { homeSituation, nonMacDevicesByChild } from './home-situation';
 import { SetupDashboard } from './SetupDashboard';
 
 /**
@@ -16,15 +22,48 @@ import { SetupDashboard } from './SetupDashboard';
  */
 export default function DashboardPage({ now = new Date() }: { now?: Date }) {
   const widgets = useDashboardWidgets();
+  const devices = useFamilyDevices();
+  const inbox = useInbox();
+  // The connection-code dialog belongs to the page, not to a situation: it stays open (and says
+  // "Computer connected") when the connected device turns setup into the overview (issue 20).
+  const [connecting, setConnecting] = useState<{ id: string; name: string } | null>(null);
   if (widgets.isPending) return <Spinner className="h-8 w-8" label="Loading..." />;
   if (widgets.isError) {
     if (widgets.error.type === 'loggedOut') return null; // the hook is already redirecting
     return <FullPageStatus status="failure" title="Error" message={errorMessage(widgets.error)} />;
   }
-  const situation = homeSituation(widgets.data);
+  const otherDevices = nonMacDevicesByChild(devices.data);
+  const situation = homeSituation(widgets.data, otherDevices);
   if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
-  if (situation.case === 'setup') return <SetupDashboard child={situation.child} now={now} />;
-  return <HomeOverview widgets={widgets.data} now={now} />;
+  const inboxItems = inboxItemsOf(inbox.data);
+  const needsYou = inboxItems && (
+    <NeedsYou items={inboxItems} now={now} limit={HOME_INBOX_ITEMS} hideWhenEmpty />
+  );
+  return (
+    <>
+      {situation.case === 'setup' ? (
+        <SetupDashboard
+          child={situation.child}
+          now={now}
+          onConnect={() => setConnecting(situation.child)}
+          needsYou={needsYou}
+        />
+      ) : (
+        <HomeOverview
+          widgets={widgets.data}
+          otherDevices={otherDevices}
+          now={now}
+          needsYou={needsYou}
+        />
+      )}
+      <ConnectionCodeDialog
+        isOpen={connecting !== null}
+        childId={connecting?.id ?? ''}
+        childName={connecting?.name ?? ''}
+        onClose={() => setConnecting(null)}
+      />
+    </>
+  );
 }
 
 const resourceClasses =

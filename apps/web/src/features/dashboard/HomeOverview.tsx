@@ -17,7 +17,12 @@ import { StatusBadge } from '../../components/ui/StatusBadge';
 import { externalLinks } from '../../lib/links';
 import { AnnouncementBanner } from './AnnouncementBanner';
 import { Greeting } from './Greeting';
-import { childIdByName, totalUnreviewed } from './home-situation';
+import {
+  childIdByName,
+  devicesOfChild,
+  HOME_CHILDREN_COUNT,
+  totalUnreviewed,
+} from './home-situation';
 import { PendingRequestsWidget } from './PendingRequestsWidget';
 
 const rowLink =
@@ -36,21 +41,29 @@ function CardHeading({ title, link }: { title: string; link?: { to: string; labe
   );
 }
 
-function ChildrenCard({ childList }: { childList: DashboardWidgetsOutput['children'] }) {
+function ChildrenCard({
+  childList,
+  otherDevices,
+}: {
+  childList: DashboardWidgetsOutput['children'];
+  otherDevices: ReadonlyMap<string, number>;
+}) {
+  const shown = childList.slice(0, HOME_CHILDREN_COUNT);
+  const numMore = childList.length - shown.length;
   return (
     <Card>
       <CardHeading title="Children" link={{ to: '/children', label: 'View all' }} />
       <ul className="mt-4 divide-y divide-slate-100">
-        {childList.map((child) => (
+        {shown.map((child) => (
           <li key={child.id}>
             <Link to={`/children/${child.id}`} className={rowLink}>
               <span className="min-w-0 flex-1">
                 <span className="block truncate font-medium text-slate-900">{child.name}</span>
                 <span className="block text-xs text-slate-500">
-                  {pluralise(child.numDevices, 'computer')}
+                  {devicesWording(child.numDevices, otherDevices.get(child.id) ?? 0)}
                 </span>
               </span>
-              {child.numDevices === 0 ? (
+              {devicesOfChild(child, otherDevices) === 0 ? (
                 <span className="text-sm font-medium text-amber-700">Setup incomplete</span>
               ) : (
                 <StatusBadge status={child.status} />
@@ -60,8 +73,23 @@ function ChildrenCard({ childList }: { childList: DashboardWidgetsOutput['childr
           </li>
         ))}
       </ul>
+      {numMore > 0 && (
+        <p className="mt-2 text-sm text-slate-500">
+          and {numMore} more.{' '}
+          <Link to="/children" className="font-semibold text-violet-700 hover:underline">
+            See all children
+          </Link>
+        </p>
+      )}
     </Card>
   );
+}
+
+/** '1 computer', '1 computer, 1 iPhone or iPad', '2 iPhones or iPads'. */
+function devicesWording(numMacs: number, numOthers: number): string {
+  if (numOthers === 0) return pluralise(numMacs, 'computer');
+  const others = pluralise(numOthers, 'iPhone or iPad', 'iPhones or iPads');
+  return numMacs === 0 ? others : `${pluralise(numMacs, 'computer')}, ${others}`;
 }
 
 function ActivityCard({
@@ -219,14 +247,27 @@ function FirstNotificationCard() {
 }
 
 /** Situation 2 of the spec: children with computers. */
-export function HomeOverview({ widgets, now }: { widgets: DashboardWidgetsOutput; now: Date }) {
+export function HomeOverview({
+  widgets,
+  now,
+  otherDevices = new Map(),
+  needsYou,
+}: {
+  widgets: DashboardWidgetsOutput;
+  now: Date;
+  /** per child, its devices other than Macs (issue 20: an iPad-only child is set up) */
+  otherDevices?: ReadonlyMap<string, number>;
+  /** what waits for the parent, first (issue 20) */
+  needsYou?: ReactNode;
+}) {
   return (
     <div className="space-y-6">
       <Greeting now={now} title="Your family" />
+      {needsYou}
       {widgets.announcement && <AnnouncementBanner announcement={widgets.announcement} />}
       {widgets.numParentNotifications === 0 && <FirstNotificationCard />}
       <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
-        <ChildrenCard childList={widgets.children} />
+        <ChildrenCard childList={widgets.children} otherDevices={otherDevices} />
         <ActivityCard summaries={widgets.childActivitySummaries} />
         <PendingRequestsWidget requests={widgets.unlockRequests} now={now} />
         <QuickActionsCard />

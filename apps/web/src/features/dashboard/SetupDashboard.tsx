@@ -1,9 +1,8 @@
 import { ArrowDownTrayIcon, KeyIcon } from '@heroicons/react/24/outline';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { externalLinks } from '../../lib/links';
-import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { Greeting } from './Greeting';
 
 function Step({
@@ -35,11 +34,22 @@ function Step({
 }
 
 /** Situation 1 of the spec: the first child has no computer yet. */
-export function SetupDashboard({ child, now }: { child: { id: string; name: string }; now: Date }) {
-  const [isConnecting, setIsConnecting] = useState(false);
+export function SetupDashboard({
+  child,
+  now,
+  onConnect,
+  needsYou,
+}: {
+  child: { id: string; name: string };
+  now: Date;
+  /** opens the connection-code dialog (the home page owns it, so it outlives this situation) */
+  onConnect: () => void;
+  needsYou?: ReactNode;
+}) {
   return (
     <div className="space-y-6">
       <Greeting now={now} title={`Let's connect ${child.name}'s computer`} />
+      {needsYou}
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Two steps to finish setup</h2>
         <ol className="mt-6 space-y-8">
@@ -57,19 +67,13 @@ export function SetupDashboard({ child, now }: { child: { id: string; name: stri
           </Step>
           <Step number={2} title="Connect it">
             <p>Get a connection code here and enter it in the Keyward app on that Mac.</p>
-            <Button className="mt-3" onClick={() => setIsConnecting(true)}>
+            <Button className="mt-3" onClick={onConnect}>
               <KeyIcon className="h-5 w-5" aria-hidden="true" />
               Get connection code
             </Button>
           </Step>
         </ol>
       </Card>
-      <ConnectionCodeDialog
-        isOpen={isConnecting}
-        childId={child.id}
-        childName={child.name}
-        onClose={() => setIsConnecting(false)}
-      />
     </div>
   );
 }

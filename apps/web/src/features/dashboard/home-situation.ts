@@ -11,12 +11,43 @@ export type HomeSituation =
   | { case: 'setup'; child: HomeChild }
   | { case: 'overview' };
 
-export function homeSituation(widgets: Pick<DashboardWidgetsOutput, 'children'>): HomeSituation {
+export function homeSituation(
+  widgets: Pick<DashboardWidgetsOutput, 'children'>,
+  otherDevices: ReadonlyMap<string, number> = new Map(),
+): HomeSituation {
   const first = widgets.children[0];
   if (!first) return { case: 'welcome' };
-  if (first.numDevices === 0) return { case: 'setup', child: first };
+  if (devicesOfChild(first, otherDevices) === 0) return { case: 'setup', child: first };
   return { case: 'overview' };
 }
+
+/**
+ * Issue 20: a child is set up with a device of any kind. `numDevices` counts Macs; `otherDevices`
+ * holds, per child id, the devices of the other kinds (iPhones, iPads) from GetFamilyDevices.
+ */
+export function devicesOfChild(
+  child: Pick<HomeChild, 'id' | 'numDevices'>,
+  otherDevices: ReadonlyMap<string, number>,
+): number {
+  return child.numDevices + (otherDevices.get(child.id) ?? 0);
+}
+
+/** Per child id, how many devices of kinds other than Mac it has. */
+export function nonMacDevicesByChild(
+  devices: readonly { kind: string; childId: string }[] | undefined,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  // a read that failed or answered something else (a test's fake server) counts as none
+  if (!Array.isArray(devices)) return counts;
+  for (const device of devices) {
+    if (device.kind === 'mac') continue;
+    counts.set(device.childId, (counts.get(device.childId) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Issue 20: the home page lists at most this many children, then 'and N more'. */
+export const HOME_CHILDREN_COUNT = 5;
 
 /** Spec §9: the dashboard shows 2 pending unlock requests. */
 export const WIDGET_REQUEST_COUNT = 2;

@@ -36,31 +36,7 @@ function serve(device: GetIOSDeviceOutput, list: unknown[] = LIST): Call[] {
 
 const bodiesOf = (calls: Call[], op: string) => calls.filter((c) => c.op === op).map((c) => c.body);
 
-describe('/ios-devices', () => {
-  test('each device with its child, device type and OS version; the sidebar link shows', async () => {
-    serve(deviceOf());
-    renderApp('/ios-devices');
-    const card = await screen.findByRole('article', { name: "Lily's iPad" });
-    expect(card).toHaveTextContent('Child');
-    expect(card).toHaveTextContent('Lily');
-    expect(card).toHaveTextContent('iOS version17.5');
-    expect(within(card).getByRole('link', { name: 'Settings' })).toHaveAttribute(
-      'href',
-      `/ios-devices/${DEVICE_ID}`,
-    );
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    const link = within(nav).getByRole('link', { name: 'iOS devices' });
-    expect(link).toHaveAttribute('aria-current', 'page');
-  });
-
-  test('empty state, and no sidebar link without an iOS device', async () => {
-    serve(deviceOf(), []);
-    renderApp('/ios-devices');
-    expect(await screen.findByRole('heading', { name: 'No iOS devices' })).toBeInTheDocument();
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).queryByRole('link', { name: 'iOS devices' })).toBeNull();
-  });
-});
+// The list pages are DevicesPage (features/devices/devices.test.tsx).
 
 describe('/ios-devices/:id settings', () => {
   test('groups, the web policy and its domains, saved together with Save settings', {

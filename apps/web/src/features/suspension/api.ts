@@ -6,5 +6,13 @@ export const useSuspendFilterRequest = (id: string) =>
 // No toast: the page shows the outcome or the error itself.
 export const useDecideFilterSuspension = () =>
   useDashboardMutation('DecideFilterSuspensionRequest', {
-    invalidates: ['GetSuspendFilterRequest', 'DashboardWidgets', 'GetUsers', 'GetUser'],
+    invalidates: [
+      'GetSuspendFilterRequest',
+      'DashboardWidgets',
+      'GetUsers',
+      'GetUser',
+      'GetInbox',
+      'GetFamilyDevices',
+      'GetIOSDevice',
+    ],
   });

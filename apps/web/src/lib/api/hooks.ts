@@ -56,6 +56,8 @@ type QueryOptions<Data = unknown> = {
   /** A fixed interval, or one computed from the latest answer (e.g. faster while a Mac is online). */
   refetchInterval?: number | false | ((data: Data | undefined) => number | false);
   refetchOnWindowFocus?: boolean;
+  /** Keep polling while the tab is hidden (the inbox count in the tab title). */
+  refetchIntervalInBackground?: boolean;
 };
 
 /** A read: retried up to 3 times (1 s, 2 s, 4 s) except loggedOut, notFound, badRequest, tests. */
@@ -80,6 +82,7 @@ export function useDashboardQuery<Op extends DashboardOperation>(
             )
         : options.refetchInterval,
     refetchOnWindowFocus: options.refetchOnWindowFocus,
+    refetchIntervalInBackground: options.refetchIntervalInBackground,
   });
   useEffect(() => {
     redirectIfLoggedOut(query.error);

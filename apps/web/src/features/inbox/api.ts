@@ -1,0 +1,16 @@
+import type { InboxItem } from '@keyward/contract/shared';
+import { useDashboardQuery } from '../../lib/api/hooks';
+import { INBOX_POLL_MS } from './inbox';
+
+/** Every request waiting for the parent; polled, in a background tab too (the tab title counts). */
+export const useInbox = () =>
+  useDashboardQuery('GetInbox', undefined, {
+    refetchInterval: INBOX_POLL_MS,
+    refetchIntervalInBackground: true,
+  });
+
+/** The waiting items once known (undefined while loading or when the read failed). */
+export function inboxItemsOf(data: unknown): InboxItem[] | undefined {
+  const items = (data as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? (items as InboxItem[]) : undefined;
+}
