@@ -34,7 +34,7 @@ import {
   UNDO_DELETE_ALL_MS,
 } from './activity-feed';
 import { useDeleteActivityItems, useFlagActivityItems } from './api';
-import { FeedItemCard } from './FeedItemCard';
+import { FeedItemCard, feedItemLabel } from './FeedItemCard';
 import { buildFeedRows, type FeedRow, rowIndexOf } from './feed-rows';
 import { ReviewProgress } from './ReviewProgress';
 import { ScreenshotViewer } from './ScreenshotViewer';
@@ -61,6 +61,16 @@ function isTyping(target: EventTarget | null): boolean {
     target.tagName === 'TEXTAREA' ||
     target.tagName === 'SELECT'
   );
+}
+
+/** 'Screenshot, 9:50 AM, flagged, selected, 2 of 3' for the item j/k moved to. */
+function selectionAnnouncement(state: ActivityFeedState): string {
+  const shown = shownEntries(state);
+  const index = shown.findIndex((entry) => entry.item.id === state.selectedId);
+  const entry = shown[index];
+  if (!entry) return '';
+  const flagged = entry.item.flagged ? ', flagged' : '';
+  return `${feedItemLabel(entry.item)}${flagged}, selected, ${index + 1} of ${shown.length}`;
 }
 
 /** A first guess of a row's height; rows are measured once drawn. */
@@ -91,6 +101,8 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
   const flagItems = useFlagActivityItems();
   const navigate = useNavigate();
   const [openScreenshot, setOpenScreenshot] = useState<Screenshot | null>(null);
+  // What j/k selected, read out by screen readers (the selection itself is only a ring).
+  const [announcement, setAnnouncement] = useState('');
 
   const rows = useMemo(
     () => buildFeedRows(state.entries, { showsChildNames: isFamily }),
@@ -202,6 +214,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
       if (NEXT_KEYS.has(event.key) || PREVIOUS_KEYS.has(event.key)) {
         event.preventDefault();
         send({ type: 'selectionMoved', by: NEXT_KEYS.has(event.key) ? 1 : -1 });
+        setAnnouncement(selectionAnnouncement(latest.current));
       } else if (event.key === 'f' && selectedId) {
         event.preventDefault();
         void toggleFlag(selectedId);
@@ -316,6 +329,14 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         </>
       )}
       <ScreenshotViewer screenshot={openScreenshot} onClose={closeViewer} />
+      <p
+        className="sr-only"
+        aria-live="polite"
+        aria-atomic="true"
+       
+      >
+        {announcement}
+      </p>
       <ConfirmationModal
         isOpen={state.phase === 'confirmingDeleteAll'}
         title={hasFlagged ? 'Delete unflagged activity?' : 'Delete all activity?'}

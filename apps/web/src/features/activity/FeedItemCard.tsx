@@ -1,7 +1,9 @@
 import type { UserActivityItem } from '@keyward/contract/shared';
+import { displayableChildText } from '@keyward/domain/child-text';
 import { CommandLineIcon, FlagIcon, PauseCircleIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { FlagIcon as FlagSolidIcon } from '@heroicons/react/24/solid';
 import { memo } from 'react';
+import { ChildText } from '../../components/ui/ChildText';
 import { cx } from '../../components/ui/cx';
 import { itemTimeLabel } from './activity-dates';
 import type { SuspensionPosition } from './feed-rows';
@@ -25,6 +27,13 @@ const suspensionBand: Record<SuspensionPosition, string> = {
   last: 'rounded-b-2xl border-x-2 border-b-2 pt-1.5 pb-2',
 };
 
+/** How an item is named to assistive technology: 'Screenshot, 9:50 AM', 'Safari, 9:40 AM'. */
+export function feedItemLabel(item: UserActivityItem): string {
+  // the app's name comes from the child's Mac (issue 19: shown as the characters it holds)
+  const title = item.case === 'screenshot' ? 'Screenshot' : displayableChildText(item.appName);
+  return `${title}, ${itemTimeLabel(item.createdAt)}`;
+}
+
 /** One item of a day's feed: a screenshot, or lines typed in one app, with flag and delete. */
 export const FeedItemCard = memo(function FeedItemCard({
   item,
@@ -37,7 +46,8 @@ export const FeedItemCard = memo(function FeedItemCard({
   onOpenScreenshot,
 }: FeedItemCardProps) {
   const time = itemTimeLabel(item.createdAt);
-  const title = item.case === 'screenshot' ? 'Screenshot' : item.appName;
+  // the app's name comes from the child's Mac (issue 19: shown as the characters it holds)
+  const title = item.case === 'screenshot' ? 'Screenshot' : displayableChildText(item.appName);
   const startsSuspension = suspension === 'first' || suspension === 'only';
   return (
     <div
@@ -54,7 +64,7 @@ export const FeedItemCard = memo(function FeedItemCard({
       )}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: the page's j/k keys move the selection */}
       <article
-        aria-label={`${title}, ${time}`}
+        aria-label={feedItemLabel(item)}
         aria-current={isSelected || undefined}
         onClick={() => onSelect(item.id)}
         className={cx(
@@ -72,7 +82,7 @@ export const FeedItemCard = memo(function FeedItemCard({
               {item.case === 'keystrokeLine' && (
                 <span className="font-normal text-slate-500">Typed in</span>
               )}
-              <span className="truncate">{title}</span>
+              <bdi className="truncate">{title}</bdi>
               {item.flagged && (
                 <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset">
                   Flagged
@@ -150,7 +160,7 @@ export const FeedItemCard = memo(function FeedItemCard({
           </button>
         ) : (
           <pre className="mt-3 max-h-96 overflow-auto rounded-lg bg-slate-50 px-3 py-2 font-mono text-sm whitespace-pre-wrap break-words text-slate-800 ring-1 ring-slate-200">
-            {item.line}
+            <ChildText text={item.line} />
           </pre>
         )}
       </article>

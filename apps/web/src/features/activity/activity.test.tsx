@@ -270,9 +270,13 @@ describe('day feed', () => {
       'aria-current',
       'true',
     );
+    // issue 20: the item j/k selects is read out by a polite live region
+    const announced = screen.getByText(/^Screenshot, .+, selected, 2 of 3$/);
+    expect(announced).toHaveAttribute('aria-live', 'polite');
     await user.keyboard('{ArrowDown}');
     const safari = screen.getByRole('article', { name: /Safari/ });
     expect(safari).toHaveAttribute('aria-current', 'true');
+    expect(announced).toHaveTextContent(/^Safari, .+, selected, 3 of 3$/);
     await user.keyboard('f');
     expect(within(safari).getByRole('button', { name: 'Unflag' })).toBeInTheDocument();
     await user.keyboard('d'); // flagged: kept
@@ -280,6 +284,7 @@ describe('day feed', () => {
 
     await user.keyboard('k{ArrowUp}');
     expect(first).toHaveAttribute('aria-current', 'true');
+    expect(announced).toHaveTextContent(/^Messages, .+, selected, 1 of 3$/);
     await user.keyboard('d');
     expect(screen.queryByRole('article', { name: /Messages/ })).not.toBeInTheDocument();
     // the selection moves on to the next item

@@ -180,6 +180,8 @@ function KeychainCards({ view, state, dispatch }: PartProps & { view: DrawerView
       <ul className="grid gap-3 sm:grid-cols-2">
         {view.cards.map((keychain) => {
           const isSelected = keychain.id === state.selectedId;
+          // slate-500 on the selected card's violet-50 falls under 4.5:1 (axe, issue 20)
+          const secondaryText = isSelected ? 'text-slate-700' : 'text-slate-500';
           return (
             <li key={keychain.id}>
               <button
@@ -197,7 +199,7 @@ function KeychainCards({ view, state, dispatch }: PartProps & { view: DrawerView
                   {keychain.name}
                 </span>
                 {keychain.description && (
-                  <span className="line-clamp-2 text-xs text-slate-500">
+                  <span className={cx('line-clamp-2 text-xs', secondaryText)}>
                     {keychain.description}
                   </span>
                 )}
@@ -208,7 +210,7 @@ function KeychainCards({ view, state, dispatch }: PartProps & { view: DrawerView
                       <Badge tone="warning">Warning</Badge>
                     </span>
                   )}
-                  <span className="text-xs text-slate-500">
+                  <span className={cx('text-xs', secondaryText)}>
                     {pluralise(keychain.numKeys, 'key')}
                   </span>
                 </span>
