@@ -5,7 +5,7 @@ export function DetailRow({ label, children }: { label: string; children: ReactN
   return (
     <div className="flex flex-col gap-1 py-3 sm:flex-row sm:gap-4">
       <dt className="w-40 shrink-0 text-sm font-medium text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-sm break-words text-slate-900">{children}</dd>
+      <dd className="min-w-0 text-sm wrap-anywhere text-slate-900">{children}</dd>
     </div>
   );
 }

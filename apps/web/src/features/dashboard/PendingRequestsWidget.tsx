@@ -3,6 +3,7 @@ import { timeAgo } from '@keyward/domain/wording';
 import { ChevronRightIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card';
+import { ChildText } from '../../components/ui/ChildText';
 import { pendingRequestsPreview } from './home-situation';
 
 /** Up to 2 pending unlock requests, 'And N older' and View all; nothing when none are pending. */
@@ -33,11 +34,11 @@ export function PendingRequestsWidget({
                   </span>
                 </span>
                 <span className="block truncate font-mono text-xs text-slate-700">
-                  {request.target}
+                  <ChildText text={request.target} />
                 </span>
                 {request.comment && (
                   <span className="block truncate text-xs text-slate-500 italic">
-                    “{request.comment}”
+                    <ChildText text={`“${request.comment}”`} />
                   </span>
                 )}
               </span>

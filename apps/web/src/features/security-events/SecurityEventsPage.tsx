@@ -10,6 +10,7 @@ import {
 } from '@heroicons/react/24/outline';
 import { useId, useState } from 'react';
 import { Badge } from '../../components/ui/Badge';
+import { ChildText } from '../../components/ui/ChildText';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { PageHeading } from '../../components/ui/PageHeading';
@@ -37,7 +38,10 @@ function EventEntry({ event, now }: { event: SecurityEvent; now: Date }) {
         <div className="min-w-0 flex-1 basis-56">
           <h2 className="font-semibold text-slate-900">{event.event}</h2>
           {event.detail && (
-            <p className="mt-0.5 break-words text-sm text-slate-700">{event.detail}</p>
+            <p className="mt-0.5 text-sm text-slate-700">
+              {/* a child event's detail is what the Mac sent (issue 19) */}
+              <ChildText text={event.detail} />
+            </p>
           )}
         </div>
         <time
@@ -57,7 +61,7 @@ function EventEntry({ event, now }: { event: SecurityEvent; now: Date }) {
             </span>
             <span className="inline-flex items-center gap-1">
               <ComputerDesktopIcon className="h-4 w-4 text-slate-400" aria-hidden="true" />
-              {event.deviceName}
+              <ChildText text={event.deviceName} />
             </span>
           </>
         ) : (

@@ -2,6 +2,7 @@ import type { UnlockRequest } from '@keyward/contract/shared';
 import { unlockRequestTarget } from '@keyward/domain/unlock-request-list';
 import { timeAgo } from '@keyward/domain/wording';
 import { LinkButton } from '../../components/ui/Button';
+import { ChildText } from '../../components/ui/ChildText';
 import { RequestStatusBadge } from '../../components/ui/RequestStatusBadge';
 import { unlockRequestPath } from './paths';
 
@@ -23,17 +24,22 @@ export function UnlockRequestCard({ request, now }: { request: UnlockRequest; no
             <time dateTime={request.createdAt} title={new Date(request.createdAt).toLocaleString()}>
               {timeAgo(request.createdAt, now)}
             </time>
-            {request.appName && <> · {request.appName}</>}
+            {request.appName && (
+              <>
+                {' · '}
+                <ChildText text={request.appName} />
+              </>
+            )}
           </p>
         </div>
         {request.status !== 'pending' && <RequestStatusBadge status={request.status} />}
       </div>
       <p className="mt-3 font-mono text-sm break-all text-slate-800">
-        {unlockRequestTarget(request)}
+        <ChildText text={unlockRequestTarget(request)} />
       </p>
       {request.requestComment && (
         <blockquote className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 italic">
-          “{request.requestComment}”
+          <ChildText text={`“${request.requestComment}”`} />
         </blockquote>
       )}
       <div className="mt-auto flex flex-wrap justify-end gap-2 pt-4">

@@ -7,6 +7,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ChildText } from '../../components/ui/ChildText';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { RequestStatusBadge } from '../../components/ui/RequestStatusBadge';
 import { Spinner } from '../../components/ui/Spinner';
@@ -258,7 +259,9 @@ function RequestDetails({
         </DetailRow>
         {request.requestComment && (
           <DetailRow label="Comment">
-            <span className="italic">“{request.requestComment}”</span>
+            <span className="italic">
+              <ChildText text={`“${request.requestComment}”`} />
+            </span>
           </DetailRow>
         )}
         <DetailRow label="Wants to reach">
@@ -269,13 +272,17 @@ function RequestDetails({
               rel="noopener noreferrer"
               className="font-mono break-all text-violet-700 hover:underline"
             >
-              {target}
+              <ChildText text={target} />
             </a>
           ) : (
-            <span className="font-mono break-all">{target}</span>
+            <span className="font-mono break-all">
+              <ChildText text={target} />
+            </span>
           )}
         </DetailRow>
-        <DetailRow label="App">{request.appName ?? request.appBundleId ?? 'Unknown app'}</DetailRow>
+        <DetailRow label="App">
+          <ChildText text={request.appName ?? request.appBundleId ?? 'Unknown app'} />
+        </DetailRow>
       </dl>
       <details className="mt-2 rounded-lg bg-slate-50 px-4 py-2 text-sm">
         <summary className="cursor-pointer font-semibold text-slate-700">App details</summary>
@@ -283,9 +290,15 @@ function RequestDetails({
           <DetailRow label="Category">
             {request.appCategories.length > 0 ? request.appCategories.join(', ') : 'Unknown'}
           </DetailRow>
-          <DetailRow label="Bundle ID">{request.appBundleId ?? 'Unknown'}</DetailRow>
-          <DetailRow label="URL">{request.url ?? 'None'}</DetailRow>
-          <DetailRow label="Domain">{request.domain ?? 'None'}</DetailRow>
+          <DetailRow label="Bundle ID">
+            <ChildText text={request.appBundleId ?? 'Unknown'} />
+          </DetailRow>
+          <DetailRow label="URL">
+            <ChildText text={request.url ?? 'None'} />
+          </DetailRow>
+          <DetailRow label="Domain">
+            <ChildText text={request.domain ?? 'None'} />
+          </DetailRow>
           <DetailRow label="IP">{request.ipAddress ?? 'None'}</DetailRow>
         </dl>
       </details>
@@ -418,7 +431,10 @@ function DenyForm({
       <h1 className="text-xl font-bold text-slate-900">Deny unlock request</h1>
       <p className="mt-1 text-sm text-slate-600">
         {request.userName} asked to reach{' '}
-        <span className="font-mono break-all">{unlockRequestTarget(request)}</span>.
+        <span className="font-mono break-all">
+          <ChildText text={unlockRequestTarget(request)} />
+        </span>
+        .
       </p>
       <div className="mt-4">
         <div className="mb-1 flex items-baseline justify-between">
