@@ -1,4 +1,3 @@
-import { operationWords } from '@keyward/domain/audit-wording';
 import { useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
@@ -101,7 +100,7 @@ export default function AuditLogPage() {
                 </p>
                 <p className="mt-1 text-xs text-slate-500">
                   <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time> ·{' '}
-                  {operationWords(entry.operation)}
+                  {entry.operation}
                 </p>
               </li>
             ))}
