@@ -240,7 +240,7 @@ describe('dispatch rule (§6.1)', () => {
       ['co-parent@example.com', 'notify-unlock-request'],
     ]);
     expect(mails[0]!.links).toEqual([link]); // no fallback paragraph
-    const plain = `[Keyward] New unlock request from user "Sam". View the details and approve or deny at ${link}`;
+    const plain = `[Keyward] New unlock request from Sam. View the details and approve or deny at ${link}`;
     expect(sms.texts).toHaveLength(1);
     expect(sms.texts[0]).toMatchObject({ To: '+14155552671', From: SMS_ENV.SMS_FROM, Body: plain });
     expect(sms.texts[0]!.auth).toEqual({
@@ -286,7 +286,7 @@ describe('dispatch rule (§6.1)', () => {
     await notifyParent(ctx, unlock(f, ids, 'Kim'));
     const list = `${DASHBOARD}/children/${f.childId}/unlock-requests`;
     expect(sms.texts.map((t) => t.Body)).toEqual([
-      `[Keyward] 7 new unlock requests from user "Kim". View the details and approve or deny at ${list}`,
+      `[Keyward] 7 new unlock requests from Kim. View the details and approve or deny at ${list}`,
     ]);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/^7 new unlock requests from Kim \[ref:/);
@@ -453,7 +453,7 @@ describe('Slack text limit', () => {
     await notifyParent(ctx, unlock(f, [newToken()], 'S'.repeat(4000)));
     const [message] = slack.messages();
     expect(message!.text).toHaveLength(2900);
-    expect(message!.text.startsWith('[Keyward] New unlock request from user "SSS')).toBe(true);
+    expect(message!.text.startsWith('[Keyward] New unlock request from SSS')).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { entityWords, operationWords } from '@keyward/domain/audit-wording';
 import type { AuditChange } from '@keyward/contract/shared';
 import { personEmail } from '../accounts/people.ts';
 import type { Db } from '../db/database.ts';
@@ -32,8 +33,6 @@ function clip(value: string | null): string | null {
   return value.length > MAX_VALUE_LENGTH ? `${value.slice(0, MAX_VALUE_LENGTH - 1)}…` : value;
 }
 
-const words = (camel: string) => camel.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-
 function changeWords(change: AuditChange): string {
   const isSwitch = (value: string | null) => value === 'on' || value === 'off';
   if (isSwitch(change.before) && isSwitch(change.after)) {
@@ -56,7 +55,7 @@ export function summarise(input: {
   fallback?: string;
 }): string {
   const { who, entityType, before, after, changes, description } = input;
-  const type = words(entityType);
+  const type = entityWords(entityType);
   const label = after?.label ?? before?.label;
   const what = label ? `${type} ${label}` : type;
   if (description) {
@@ -65,7 +64,9 @@ export function summarise(input: {
   }
   if (!before && after) return `${who} added ${what}`;
   if (before && !after) return `${who} deleted ${what}`;
-  if (!before && !after) return `${who} ${input.fallback ?? `used ${input.operation}`}`;
+  if (!before && !after) {
+    return `${who} ${input.fallback ?? operationWords(input.operation).toLowerCase()}`;
+  }
   if (changes.length === 0) return `${who} saved ${what} without changes`;
   const target = entityType === 'child' ? `for ${label}` : `of ${what}`;
   return `${who} ${changes.map(changeWords).join(', ')} ${target}`;

@@ -46,11 +46,11 @@ export function plainText(appName: string, facts: NotificationFacts): string {
   switch (n.trigger) {
     case 'unlockRequestSubmitted': {
       const what = facts.count === 1 ? 'New unlock request' : `${facts.count} new unlock requests`;
-      return `[${appName}] ${what} from user "${n.childName}". View the details and approve or deny at ${url}`;
+      return `[${appName}] ${what} from ${n.childName}. View the details and approve or deny at ${url}`;
     }
     case 'suspendFilterRequestSubmitted': {
       const comment = n.comment ? ` Comment: "${n.comment}".` : '';
-      return `[${appName}] New suspend filter request from user "${n.childName}" for ${durationInWords(n.durationSeconds)}.${comment} View the details and approve or deny at ${url}`;
+      return `[${appName}] New suspend filter request from ${n.childName} for ${durationInWords(n.durationSeconds)}.${comment} View the details and approve or deny at ${url}`;
     }
     case 'adminChildSecurityEvent': {
       const explanation = securityEventWording(n.event)?.explanation;

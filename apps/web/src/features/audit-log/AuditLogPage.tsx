@@ -1,8 +1,8 @@
+import { operationWords } from '@keyward/domain/audit-wording';
 import { useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
-import { ChildText } from '../../components/ui/ChildText';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
@@ -94,13 +94,10 @@ export default function AuditLogPage() {
           <ol className="divide-y divide-slate-100" aria-label="Audit log entries">
             {log.data.entries.map((entry) => (
               <li key={entry.id} className="py-3">
-                <p className="text-sm text-slate-900">
-                  {/* quotes what children's devices sent (addresses, comments): issue 19 */}
-                  <ChildText text={entry.summary} />
-                </p>
+                <p className="text-sm text-slate-900">{entry.summary}</p>
                 <p className="mt-1 text-xs text-slate-500">
                   <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time> ·{' '}
-                  {entry.operation}
+                  {operationWords(entry.operation)}
                 </p>
               </li>
             ))}

@@ -73,6 +73,9 @@ describe('/settings/audit-log', () => {
     expect(
       await screen.findByText('sam@example.com turned screenshots on for Lily'),
     ).toBeInTheDocument();
+    // issue 20: what the change was, in words, not the operation's name
+    expect(screen.getByText(/Saved a child/)).toBeInTheDocument();
+    expect(screen.queryByText(/SaveUser/)).not.toBeInTheDocument();
     await user.selectOptions(await screen.findByLabelText('Person'), 'sam@example.com');
     await waitFor(() =>
       expect(calls.filter((c) => c.op === 'GetAuditLog').at(-1)?.body).toEqual({ personId: CO }),
