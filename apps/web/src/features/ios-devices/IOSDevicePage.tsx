@@ -7,7 +7,7 @@ import {
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { timeAgo } from '@keyward/domain/wording';
 import { PencilSquareIcon, PlusIcon, TrashIcon, XMarkIcon } from '@heroicons/react/24/outline';
-import { type FormEvent, useId, useReducer, useState } from 'react';
+import { type FormEvent, useId, useReducer, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
@@ -294,15 +294,21 @@ function BlockRules({ deviceId, device }: { deviceId: string; device: GetIOSDevi
   const upsert = useUpsertBlockRule();
   const deleteRule = useDeleteBlockRule();
 
+  // Set on the first click, before React re-renders: a double click adds one rule (issue 20).
+  const isSaving = useRef(false);
+
   async function save() {
     const input = toUpsertBlockRuleInput(deviceId, editor);
-    if (!input || !canSaveBlockRule(editor)) return;
+    if (!input || !canSaveBlockRule(editor) || isSaving.current) return;
+    isSaving.current = true;
     dispatch({ type: 'saveClicked' });
     try {
       await upsert.mutateAsync(input);
       dispatch({ type: 'saveSucceeded' });
     } catch (error) {
       dispatch({ type: 'saveFailed', message: errorMessage(toPqlError(error)) });
+    } finally {
+      isSaving.current = false;
     }
   }
 

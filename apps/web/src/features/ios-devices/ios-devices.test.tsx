@@ -124,6 +124,19 @@ describe('/ios-devices/:id settings', () => {
 });
 
 describe('/ios-devices/:id block rules', () => {
+  // issue 20: a double click on Save rule adds one rule
+  test('a double click on Save rule sends one save', async () => {
+    const calls = serve(deviceOf());
+    const user = userEvent.setup();
+    renderApp(`/ios-devices/${DEVICE_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Add block rule' }));
+    const form = screen.getByRole('form', { name: 'New block rule' });
+    await user.type(within(form).getByRole('textbox', { name: 'App' }), 'com.roblox.client');
+    await user.dblClick(within(form).getByRole('button', { name: 'Save rule' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New block rule' })).toBeNull());
+    expect(bodiesOf(calls, 'UpsertBlockRule')).toHaveLength(1);
+  });
+
   test("'No block rules'; a new app rule 'unless address contains', one per line", {
     timeout: 20_000,
   }, async () => {
