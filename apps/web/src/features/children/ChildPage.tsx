@@ -1,7 +1,7 @@
 import type { User, UserDevice } from '@keyward/contract/shared';
 import { ComputerDesktopIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useReducer, useState } from 'react';
+import { type ReactNode, useEffect, useReducer, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
@@ -32,11 +32,13 @@ import {
   initialChildEditorState,
   toSaveChildInput,
 } from './child-editor';
+import { ChildOverview, useChildDevices } from './ChildOverview';
 import { ConnectionCodeDialog } from './ConnectionCodeDialog';
 
-export default function ChildPage() {
+export default function ChildPage({ now }: { now?: Date }) {
   const { userId = '' } = useParams();
   const child = useChild(userId);
+  const devices = useChildDevices(userId);
   const [isConnecting, setIsConnecting] = useState(false);
 
   if (child.isPending) return <Spinner className="h-8 w-8" label="Loading child..." />;
@@ -47,13 +49,22 @@ export default function ChildPage() {
 
   return (
     <>
-      {child.data.devices.length === 0 ? (
+      {/* issue 20: a device of any kind (an iPad alone too) makes the child set up */}
+      {child.data.devices.length === 0 && (devices?.length ?? 0) === 0 ? (
         <ChildWithoutComputers child={child.data} onAddComputer={() => setIsConnecting(true)} />
       ) : (
         <ChildEditor
           key={child.data.id}
           child={child.data}
           onAddComputer={() => setIsConnecting(true)}
+          overview={
+            <ChildOverview
+              child={child.data}
+              devices={devices ?? []}
+              now={now ?? new Date()}
+              onAddDevice={() => setIsConnecting(true)}
+            />
+          }
         />
       )}
       <ConnectionCodeDialog
@@ -137,7 +148,16 @@ function ChildWithoutComputers({
   );
 }
 
-function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () => void }) {
+function ChildEditor({
+  child,
+  onAddComputer,
+  overview,
+}: {
+  child: User;
+  onAddComputer: () => void;
+  /** how the child is doing, before the settings (issue 20) */
+  overview?: ReactNode;
+}) {
   const [state, dispatch] = useReducer(childEditorReducer, child, (loaded) =>
     childEditorReducer(initialChildEditorState(loaded.id), { type: 'loaded', child: loaded }),
   );
@@ -177,7 +197,13 @@ function ChildEditor({ child, onAddComputer }: { child: User; onAddComputer: () 
   return (
     <>
       <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
+      {overview && <div className="mb-10 max-w-5xl">{overview}</div>}
       <div className="max-w-3xl space-y-6">
+        {overview && (
+          <h2 className="border-t border-slate-200 pt-6 text-xl font-bold text-slate-900">
+            Settings
+          </h2>
+        )}
         <NameSection state={state} errors={errors} dispatch={dispatch} />
         <ComputersSection
           devices={child.devices}

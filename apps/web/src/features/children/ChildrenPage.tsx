@@ -1,4 +1,5 @@
 import type { User } from '@keyward/contract/shared';
+import { matchesSearch, SEARCH_FROM_ITEMS } from '@keyward/domain/search';
 import { pluralise } from '@keyward/domain/wording';
 import {
   CameraIcon,
@@ -20,6 +21,7 @@ import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { StatusBadge } from '../../components/ui/StatusBadge';
+import { TextInput } from '../../components/ui/TextInput';
 import { errorMessage } from '../../lib/errors';
 import { useIosDevices } from '../ios-devices/api';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
@@ -31,6 +33,7 @@ export default function ChildrenPage() {
   const children = useChildren();
   const iosDevices = useIosDevices();
   const [connectingChild, setConnectingChild] = useState<User | null>(null);
+  const [query, setQuery] = useState('');
 
   if (children.isPending) return <Spinner className="h-8 w-8" label="Loading children..." />;
   if (children.isError) {
@@ -74,21 +77,41 @@ export default function ChildrenPage() {
           }
         />
       ) : (
-        <ul className="grid gap-6 lg:grid-cols-2">
-          {children.data.map((child) => (
-            <li key={child.id}>
-              <ChildCard
-                child={child}
-                iosDevices={
-                  Array.isArray(iosDevices.data)
-                    ? iosDevices.data.filter((device) => device.childId === child.id)
-                    : []
-                }
-                onAddComputer={() => setConnectingChild(child)}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          {children.data.length >= SEARCH_FROM_ITEMS && (
+            <TextInput
+              type="text"
+              label="Search children"
+              hideLabel
+              placeholder="Search children"
+              value={query}
+              onChange={setQuery}
+              className="mb-6 max-w-sm"
+            />
+          )}
+          {children.data.every((child) => !matchesSearch([child.name], query)) && (
+            <p role="status" className="text-sm text-slate-600">
+              No child matches "{query}".
+            </p>
+          )}
+          <ul className="grid gap-6 lg:grid-cols-2">
+            {children.data
+              .filter((child) => matchesSearch([child.name], query))
+              .map((child) => (
+                <li key={child.id}>
+                  <ChildCard
+                    child={child}
+                    iosDevices={
+                      Array.isArray(iosDevices.data)
+                        ? iosDevices.data.filter((device) => device.childId === child.id)
+                        : []
+                    }
+                    onAddComputer={() => setConnectingChild(child)}
+                  />
+                </li>
+              ))}
+          </ul>
+        </>
       )}
       <ConnectionCodeDialog
         isOpen={connectingChild !== null}

@@ -1,6 +1,7 @@
 import type { Key } from '@keyward/contract/shared';
 import { LIMITS } from '@keyward/contract/constants';
 import { commentPreview } from '@keyward/domain/keys';
+import { matchesSearch, SEARCH_FROM_ITEMS } from '@keyward/domain/search';
 import { KeyIcon, PencilSquareIcon, PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -254,10 +255,39 @@ type KeysViewProps = {
   onDelete: (key: Key) => void;
 };
 
-/** A table at wide screens (≥ 768 px), a list below. */
+/** A table at wide screens (≥ 768 px), a list below; a search box over many keys (issue 20). */
 function KeysView(props: KeysViewProps) {
   const isMobile = useIsMobile();
-  return isMobile ? <KeyList {...props} /> : <KeyTable {...props} />;
+  const [query, setQuery] = useState('');
+  const describeKey = useDescribeKey(props.keys.map((key) => key.key));
+  const keys = props.keys.filter((key) =>
+    matchesSearch([describeKey(key.key), key.comment ?? ''], query),
+  );
+  const shown = { ...props, keys };
+  return (
+    <>
+      {props.keys.length >= SEARCH_FROM_ITEMS && (
+        <TextInput
+          type="text"
+          label="Search keys"
+          hideLabel
+          placeholder="Search keys"
+          value={query}
+          onChange={setQuery}
+          className="mb-4 max-w-sm"
+        />
+      )}
+      {keys.length === 0 ? (
+        <p role="status" className="text-sm text-slate-600">
+          No key matches "{query}".
+        </p>
+      ) : isMobile ? (
+        <KeyList {...shown} />
+      ) : (
+        <KeyTable {...shown} />
+      )}
+    </>
+  );
 }
 
 function KeyActions({ keyItem, onEdit, onDelete }: { keyItem: Key } & Omit<KeysViewProps, 'keys'>) {
