@@ -267,6 +267,16 @@ test('signed-in pages have no serious axe violation', async ({
       path: `/children/${childId}/suspend-filter-requests/${suspensionId}`,
       ready: heading('Suspend filter request'),
     },
+    // issue 20: everything that waits for the parent, a suspension request being decided inline
+    {
+      name: 'needs you',
+      path: '/inbox',
+      ready: heading(/^Needs you/),
+      before: async (p) => {
+        await p.getByRole('button', { name: 'Decide' }).first().click();
+        await expect(p.getByRole('button', { name: 'Grant suspension' })).toBeVisible();
+      },
+    },
     { name: 'not found', path: '/no-such-page', ready: heading('Page not found') },
     {
       name: 'missing child',

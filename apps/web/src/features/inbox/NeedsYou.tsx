@@ -72,7 +72,7 @@ export function NeedsYou({
           >
             {title}
             {waiting.length > 0 && (
-              <span className="ml-2 inline-flex min-w-6 items-center justify-center rounded-full bg-fuchsia-600 px-2 py-0.5 align-middle text-xs font-bold text-white">
+              <span className="ml-2 inline-flex min-w-6 items-center justify-center rounded-full bg-fuchsia-700 px-2 py-0.5 align-middle text-xs font-bold text-white">
                 {waiting.length}
               </span>
             )}
