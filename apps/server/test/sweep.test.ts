@@ -181,6 +181,7 @@ function idCases(ids: Ids): IdCases {
     GetUnlockRequest: [{ input: ids.unlockRequest }],
     GetUser: [{ input: ids.child }],
     GetUserUnlockRequests: [{ input: ids.child }],
+    GetUnlockRequestsPage: [{ input: { childId: ids.child } }],
     // issue 12: filters naming another family's rows match nothing
     GetAuditLog: [
       {

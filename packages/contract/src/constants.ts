@@ -45,6 +45,8 @@ export const LIMITS = {
   macVersion: 12,
   arrayItems: 1000,
   minScreenshotsFrequency: 10,
+  /** a list's paging cursor (GetUnlockRequestsPage `before`) */
+  cursor: 200,
 } as const;
 
 export const DASHBOARD_TAGS = {

@@ -182,7 +182,22 @@ export const dashboard = {
   GetParents: { auth: 'parent', input: null, output: z.array(FamilyParent) },
   GetSuspendFilterRequest: { auth: 'parent', input: Uuid, output: SuspendFilterRequest },
   GetUnlockRequest: { auth: 'parent', input: Uuid, output: UnlockRequest },
+  // issue 19: the first page of the list below (pending requests, then the newest decided ones);
+  // the reference dashboard's call, unchanged on the wire
   GetUnlockRequests: { auth: 'parent', input: null, output: z.array(UnlockRequest) },
+  // issue 19: the same list a page at a time (all children, or one), for "Show older": no `before`
+  // is the first page; `nextBefore` is absent on the last one
+  GetUnlockRequestsPage: {
+    auth: 'parent',
+    input: inputObject({
+      childId: optionalInput(Uuid),
+      before: optionalInput(z.string().max(LIMITS.cursor)),
+    }),
+    output: z.object({
+      requests: z.array(UnlockRequest),
+      nextBefore: z.string().optional(),
+    }),
+  },
   GetUser: { auth: 'parent', input: Uuid, output: User },
   GetUserUnlockRequests: { auth: 'parent', input: Uuid, output: z.array(UnlockRequest) },
   GetUsers: { auth: 'parent', input: null, output: z.array(User) },

@@ -278,6 +278,10 @@ const examples: Examples = {
   },
   GetUnlockRequest: { input: ids.unlock, output: unlockRequest },
   GetUnlockRequests: { input: undefined, output: [unlockRequest] },
+  GetUnlockRequestsPage: {
+    input: { childId: ids.child, before: `d~${at}~${ids.notification}` },
+    output: { requests: [unlockRequest], nextBefore: `d~${at}~${ids.notification}` },
+  },
   GetUser: { input: ids.child, output: user },
   GetUserUnlockRequests: { input: ids.child, output: [unlockRequest] },
   GetUsers: { input: undefined, output: [user] },
@@ -446,7 +450,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -473,7 +477,7 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1);
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {
@@ -889,6 +893,18 @@ describe('co-parents and the audit log (issue 12)', () => {
     expect(dashboard.GetParents.output.safeParse([{ ...parent, status: 'gone' }]).success).toBe(
       false,
     );
+  });
+
+  it('GetUnlockRequestsPage: child and cursor are optional; the answer is a page', () => {
+    expect(dashboard.GetUnlockRequestsPage.input.parse({})).toEqual({});
+    expect(dashboard.GetUnlockRequestsPage.input.parse({ childId: null, before: null })).toEqual(
+      {},
+    );
+    expect(
+      dashboard.GetUnlockRequestsPage.input.safeParse({ before: 'x'.repeat(201) }).success,
+    ).toBe(false);
+    expect(dashboard.GetUnlockRequestsPage.output.safeParse({ requests: [] }).success).toBe(true);
+    expect(dashboard.GetUnlockRequestsPage.output.safeParse([]).success).toBe(false);
   });
 
   it('GetAuditLog filters are all optional; before is an ISO date', () => {

@@ -47,6 +47,7 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetSuspendFilterRequest',
   'GetUnlockRequest',
   'GetUnlockRequests',
+  'GetUnlockRequestsPage',
   'GetUser',
   'GetUserUnlockRequests',
   'GetUsers',

@@ -1,4 +1,11 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
+import {
+  FIRST_PAGE_DECIDED,
+  FIRST_PAGE_PENDING,
+  OLDER_PAGE_SIZE,
+  type UnlockRequestCursor,
+  unlockRequestCursor,
+} from '@keyward/domain/unlock-request-list';
 import type { Db } from '../db/database.ts';
 
 // UnlockRequest as the dashboard reads it (server-behaviour §3.5): domain = hostname; appName,
@@ -7,20 +14,22 @@ import type { Db } from '../db/database.ts';
 
 const BROWSER_CATEGORY = 'browser';
 
-export interface UnlockRequestFilter {
-  /** one child's requests (GetUserUnlockRequests) */
-  childId?: string;
-  /** one request (GetUnlockRequest) */
-  id?: string;
+/** The parent's unlock requests (of one child, when given): the rows a list is ordered by. */
+function ownRequests(db: Db, parentId: string, childId: string | undefined) {
+  return db
+    .selectFrom('unlock_requests as ur')
+    .innerJoin('computer_users as cu', 'cu.id', 'ur.computer_user_id')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .where('c.parent_id', '=', parentId)
+    .$if(childId !== undefined, (qb) => qb.where('c.id', '=', childId!));
 }
 
-/** The parent's unlock requests, pending first, then newest first. */
-export async function loadUnlockRequests(
-  db: Db,
-  parentId: string,
-  filter: UnlockRequestFilter = {},
-): Promise<UnlockRequest[]> {
-  let query = db
+/**
+ * Requests with what the wire shows of them (bundle ids and browser matchers are unique in the
+ * catalogue, so each request is one row).
+ */
+function withDetails(db: Db) {
+  return db
     .selectFrom('unlock_requests as ur')
     .innerJoin('computer_users as cu', 'cu.id', 'ur.computer_user_id')
     .innerJoin('children as c', 'c.id', 'cu.child_id')
@@ -43,38 +52,136 @@ export async function loadUnlockRequests(
       'a.slug as app_slug',
       'ac.slug as category_slug',
       'b.id as browser_id',
-    ])
-    .where('c.parent_id', '=', parentId);
-  if (filter.childId !== undefined) query = query.where('c.id', '=', filter.childId);
-  if (filter.id !== undefined) query = query.where('ur.id', '=', filter.id);
-  const rows = await query.orderBy('ur.created_at', 'desc').orderBy('ur.id').execute();
+    ]);
+}
 
-  const seen = new Set<string>();
-  const requests: UnlockRequest[] = [];
-  for (const row of rows) {
-    // a bundle id listed twice in the catalogue would repeat the row
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    const isBrowser = row.browser_id !== null || row.category_slug === 'browsers';
-    const categories = new Set<string>();
-    if (isBrowser) categories.add(BROWSER_CATEGORY);
-    else if (row.category_slug) categories.add(row.category_slug);
-    requests.push({
-      id: row.id,
-      userId: row.child_id,
-      userName: row.child_name,
-      status: row.status,
-      ...(row.url !== null ? { url: row.url } : {}),
-      ...(row.hostname !== null ? { domain: row.hostname } : {}),
-      ...(row.ip_address !== null ? { ipAddress: row.ip_address } : {}),
-      ...(row.request_comment !== null ? { requestComment: row.request_comment } : {}),
-      ...(row.app_name ? { appName: row.app_name } : {}),
-      ...(row.app_slug ? { appSlug: row.app_slug } : {}),
-      appBundleId: row.app_bundle_id,
-      appCategories: [...categories],
-      createdAt: row.created_at,
-    });
+type RequestRow = Awaited<ReturnType<ReturnType<typeof withDetails>['execute']>>[number];
+
+function toUnlockRequest(row: RequestRow): UnlockRequest {
+  const isBrowser = row.browser_id !== null || row.category_slug === 'browsers';
+  const categories = new Set<string>();
+  if (isBrowser) categories.add(BROWSER_CATEGORY);
+  else if (row.category_slug) categories.add(row.category_slug);
+  return {
+    id: row.id,
+    userId: row.child_id,
+    userName: row.child_name,
+    status: row.status,
+    ...(row.url !== null ? { url: row.url } : {}),
+    ...(row.hostname !== null ? { domain: row.hostname } : {}),
+    ...(row.ip_address !== null ? { ipAddress: row.ip_address } : {}),
+    ...(row.request_comment !== null ? { requestComment: row.request_comment } : {}),
+    ...(row.app_name ? { appName: row.app_name } : {}),
+    ...(row.app_slug ? { appSlug: row.app_slug } : {}),
+    appBundleId: row.app_bundle_id,
+    appCategories: [...categories],
+    createdAt: row.created_at,
+  };
+}
+
+export interface UnlockRequestFilter {
+  /** one request (GetUnlockRequest) */
+  id?: string;
+  /** the pending ones only (DashboardWidgets) */
+  isPending?: true;
+}
+
+/**
+ * The parent's unlock requests matching the filter, newest first. Lists read a page at a time
+ * instead (loadUnlockRequestPage).
+ */
+export async function loadUnlockRequests(
+  db: Db,
+  parentId: string,
+  filter: UnlockRequestFilter = {},
+): Promise<UnlockRequest[]> {
+  const rows = await withDetails(db)
+    .where('c.parent_id', '=', parentId)
+    .$if(filter.id !== undefined, (qb) => qb.where('ur.id', '=', filter.id!))
+    .$if(filter.isPending === true, (qb) => qb.where('ur.status', '=', 'pending'))
+    .orderBy('ur.created_at', 'desc')
+    .orderBy('ur.id', 'desc')
+    .execute();
+  return rows.map(toUnlockRequest);
+}
+
+// Issue 19 (finding 9): lists are read a page at a time (sizes and cursors in
+// packages/domain/src/unlock-request-list.ts): pending requests, then decided ones, each newest
+// first (ties by id), continued from a cursor (keyset on created_at and id).
+
+export interface UnlockRequestPage {
+  requests: UnlockRequest[];
+  /** the cursor of the next (older) page; absent on the last page */
+  nextBefore?: string;
+}
+
+/**
+ * One page of the parent's (or one child's) unlock requests. No cursor: the first page, every
+ * pending request up to FIRST_PAGE_PENDING and then FIRST_PAGE_DECIDED decided ones; a cursor: the
+ * next OLDER_PAGE_SIZE requests after it. The child, when given, must already be owned.
+ */
+export async function loadUnlockRequestPage(
+  db: Db,
+  parentId: string,
+  options: { childId?: string; after?: UnlockRequestCursor },
+): Promise<UnlockRequestPage> {
+  const { after } = options;
+  const segment = async (isPending: boolean, limit: number) => {
+    const from = after !== undefined && after.isPending === isPending ? after : undefined;
+    const rows = await ownRequests(db, parentId, options.childId)
+      .select(['ur.id', 'ur.status', 'ur.created_at'])
+      .where('ur.status', isPending ? '=' : '!=', 'pending')
+      .$if(from !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('ur.created_at', '<', from!.createdAt),
+            eb.and([eb('ur.created_at', '=', from!.createdAt), eb('ur.id', '<', from!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('ur.created_at', 'desc')
+      .orderBy('ur.id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  };
+
+  const page: { id: string; status: UnlockRequest['status']; created_at: string }[] = [];
+  let hasMore = false;
+  if (after === undefined || after.isPending) {
+    const pending = await segment(true, after === undefined ? FIRST_PAGE_PENDING : OLDER_PAGE_SIZE);
+    page.push(...pending.rows);
+    hasMore = pending.hasMore;
   }
-  const pendingFirst = (request: UnlockRequest) => (request.status === 'pending' ? 0 : 1);
-  return requests.sort((a, b) => pendingFirst(a) - pendingFirst(b));
+  if (!hasMore) {
+    const room = after === undefined ? FIRST_PAGE_DECIDED : OLDER_PAGE_SIZE - page.length;
+    const decided = await segment(false, room);
+    page.push(...decided.rows);
+    hasMore = decided.hasMore;
+  }
+
+  // the page's rows, found above within the family, with their details, in the page's order (by id
+  // alone: a family filter here would make the database walk the family's requests again)
+  const details =
+    page.length === 0
+      ? []
+      : await withDetails(db)
+          .where(
+            'ur.id',
+            'in',
+            page.map((row) => row.id),
+          )
+          .execute();
+  const byId = new Map(details.map((row) => [row.id, toUnlockRequest(row)]));
+  const requests = page.flatMap((row) => byId.get(row.id) ?? []);
+  const last = page.at(-1);
+  if (!hasMore || !last) return { requests };
+  return {
+    requests,
+    nextBefore: unlockRequestCursor({
+      id: last.id,
+      status: last.status,
+      createdAt: last.created_at,
+    }),
+  };
 }

@@ -81,16 +81,16 @@ export default dashboardResolver('DashboardWidgets', async (_input, ctx) => {
   }
   recentScreenshots.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 
-  const unlockRequests = (await loadUnlockRequests(ctx.db, ctx.parentId))
-    .filter((request) => request.status === 'pending')
-    .map((request) => ({
+  const unlockRequests = (await loadUnlockRequests(ctx.db, ctx.parentId, { isPending: true })).map(
+    (request) => ({
       id: request.id,
       childId: request.userId,
       childName: request.userName,
       target: request.url ?? request.domain ?? request.ipAddress ?? '',
       ...(request.requestComment ? { comment: request.requestComment } : {}),
       createdAt: request.createdAt,
-    }));
+    }),
+  );
 
   const notifications = await ctx.db
     .selectFrom('notifications')
