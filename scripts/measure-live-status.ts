@@ -102,6 +102,9 @@ for (let i = 0; i < 1000; i += 1) {
         flagged: null,
         created_at: iso(i * 60_000),
         deleted_at: null,
+        // stored: a screenshot counts once its image is (issue 19)
+        upload_started_at: iso(i * 60_000),
+        uploaded_at: iso(i * 60_000),
       })
       .execute();
   } else {

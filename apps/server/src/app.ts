@@ -16,7 +16,7 @@ import { registerDataExportDownload } from './http/data-export.ts';
 import { registerHelpPages } from './http/help-pages.ts';
 import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { registerLocalScreenshotRoutes } from './http/screenshots.ts';
+import { registerScreenshotRoutes } from './http/screenshots.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
@@ -30,11 +30,7 @@ import { loggerOptions } from './services/log-format.ts';
 import { createRateLimiter } from './services/rate-limit.ts';
 import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
-import {
-  createScreenshotStorage,
-  type LocalScreenshotStorage,
-  type ScreenshotStorage,
-} from './services/storage.ts';
+import { createScreenshotStorage, type ScreenshotStorage } from './services/storage.ts';
 import { createTokenService } from './services/tokens.ts';
 
 export interface BuildAppOptions {
@@ -147,9 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerPairQL(app, { db, config, clock, services, namespaces });
   await registerDeviceChannel(app, { db, clock, push });
   await registerBilling(app, { db, config, clock, billing: services.billing });
-  if (services.storage.kind === 'local') {
-    await registerLocalScreenshotRoutes(app, services.storage as LocalScreenshotStorage);
-  }
+  await registerScreenshotRoutes(app, { db, clock, storage: services.storage });
   // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).
   const stopJobs = startScheduledJobs({
     db,

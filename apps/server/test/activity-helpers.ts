@@ -1,5 +1,5 @@
 import { toDbBool, toDbTime } from '../src/db/values.ts';
-import { newToken } from '../src/services/tokens.ts';
+import { hashToken, newToken } from '../src/services/tokens.ts';
 import { addChild, addComputerUser, addMacToken } from './fixtures.ts';
 import type { TestServer } from './harness.ts';
 
@@ -19,10 +19,52 @@ export async function childWithMac(server: TestServer, parentId: string, name = 
   return { childId, computerUserId, token };
 }
 
+/** An iPad of the child (a new child unless `childId` is given), with its device token. */
+export async function childWithIpad(
+  server: TestServer,
+  parentId: string,
+  options: { name?: string; childId?: string } = {},
+) {
+  const childId = options.childId ?? (await addChild(server, parentId, { name: options.name }));
+  const deviceId = newToken();
+  const token = newToken();
+  const now = toDbTime(server.clock.now());
+  await server.db
+    .insertInto('ios_devices')
+    .values({
+      id: deviceId,
+      child_id: childId,
+      vendor_id: newToken(),
+      device_type: 'iPad',
+      app_version: '1.5.0',
+      ios_version: '18.1',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await server.db
+    .insertInto('ios_app_tokens')
+    .values({
+      id: newToken(),
+      token_hash: hashToken(token),
+      device_id: deviceId,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { childId, deviceId, token };
+}
+
 export interface RowExtra {
   deletedAt?: string;
   flagged?: string;
   filterSuspended?: boolean;
+}
+
+export interface ShotExtra extends RowExtra {
+  objectKey?: string;
+  /** A row whose image never came (its upload URL expired at `uploadExpiresAt`); else stored. */
+  awaitingUpload?: { uploadExpiresAt: string };
 }
 
 export async function insertLine(
@@ -50,28 +92,56 @@ export async function insertLine(
   return id;
 }
 
+/** A screenshot of a Mac, its image stored (unless `awaitingUpload`). */
 export async function insertShot(
   server: TestServer,
   computerUserId: string,
   createdAt: string,
-  extra: RowExtra & { objectKey?: string } = {},
+  extra: ShotExtra = {},
+) {
+  return insertScreenshotRow(server, { computerUserId }, createdAt, extra);
+}
+
+/** A screenshot of an iPhone or iPad, its image stored (unless `awaitingUpload`). */
+export async function insertIosShot(
+  server: TestServer,
+  iosDeviceId: string,
+  createdAt: string,
+  extra: ShotExtra = {},
+) {
+  return insertScreenshotRow(server, { iosDeviceId }, createdAt, {
+    filterSuspended: true,
+    ...extra,
+  });
+}
+
+async function insertScreenshotRow(
+  server: TestServer,
+  owner: { computerUserId: string } | { iosDeviceId: string },
+  createdAt: string,
+  extra: ShotExtra,
 ) {
   const id = newToken();
+  const ownerId = 'computerUserId' in owner ? owner.computerUserId : owner.iosDeviceId;
+  const stored = extra.awaitingUpload === undefined ? toDbTime(new Date(createdAt)) : null;
   await server.db
     .insertInto('screenshots')
     .values({
       id,
-      computer_user_id: computerUserId,
-      ios_device_id: null,
+      computer_user_id: 'computerUserId' in owner ? owner.computerUserId : null,
+      ios_device_id: 'iosDeviceId' in owner ? owner.iosDeviceId : null,
       object_key:
         extra.objectKey ??
-        `test-screenshots/${computerUserId}/${Math.floor(Date.parse(createdAt) / 1000)}--${id}.jpg`,
+        `test-screenshots/${ownerId}/${Math.floor(Date.parse(createdAt) / 1000)}--${id}.jpg`,
       width: 1280,
       height: 800,
       filter_suspended: toDbBool(extra.filterSuspended ?? false),
       flagged: extra.flagged ?? null,
       created_at: toDbTime(new Date(createdAt)),
       deleted_at: extra.deletedAt ?? null,
+      upload_expires_at: extra.awaitingUpload?.uploadExpiresAt ?? null,
+      upload_started_at: stored,
+      uploaded_at: stored,
     })
     .execute();
   return id;

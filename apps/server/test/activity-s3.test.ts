@@ -1,17 +1,17 @@
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runRetention } from '../src/jobs/retention.ts';
 import { createScreenshotStorage } from '../src/services/storage.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { childWithMac, insertShot, TINY_JPEG } from './activity-helpers.ts';
+import { childWithMac, insertShot, requestSigned, TINY_JPEG } from './activity-helpers.ts';
 import { deviceCall } from './fixtures.ts';
 import { startS3Fake } from './fakes/s3.ts';
 import { createTestServer } from './harness.ts';
 
-// S3 mode (server-behaviour §7.1) against s3rver, a local S3-compatible server, on 127.0.0.1:
-// presigned PUT (90 s, signed Content-Type) and GET (1 h) from the AWS SDK, the CSP's img-src, and
-// the retention job removing objects. s3rver checks expiry but not SigV4 signatures, so tampering is
-// covered by the local store's tests (activity-device.test.ts).
+// S3 mode (server-behaviour §7.1) against s3rver, a local S3-compatible server, on 127.0.0.1: the
+// device uploads through the server's own signed PUT (one image per URL, issue 19), which stores the
+// object in the bucket; the parent reads with presigned GETs (1 h) from the AWS SDK; the CSP's
+// img-src; the retention job removing objects. s3rver checks expiry but not SigV4 signatures.
 
 const BUCKET = 'keyward-test';
 const s3 = await startS3Fake(BUCKET);
@@ -43,7 +43,7 @@ const today = () => {
 };
 
 describe('S3-compatible storage', () => {
-  test('the Mac uploads with the presigned PUT; the parent reads with the presigned GET', async () => {
+  test('the Mac uploads through the server, which stores the object; the parent reads it from S3', async () => {
     const mac = await childWithMac(server, alice.adminId);
     const issued = await deviceCall(server, 'CreateSignedScreenshotUpload', mac.token, {
       width: 640,
@@ -51,21 +51,27 @@ describe('S3-compatible storage', () => {
     });
     expect(issued.status).toBe(200);
     const upload = new URL(issued.body.uploadUrl);
-    expect(upload.origin).toBe(endpoint);
+    expect(upload.origin).toBe(server.config.publicUrl);
     expect(upload.pathname).toMatch(
-      new RegExp(`^/${BUCKET}/test-screenshots/${mac.computerUserId}/\\d+--[0-9a-f-]{36}\\.jpg$`),
+      new RegExp(`^/screenshots/test-screenshots/${mac.computerUserId}/\\d+--[0-9a-f-]{36}\\.jpg$`),
     );
-    expect(upload.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
-    expect(upload.searchParams.get('X-Amz-Expires')).toBe('90');
-    expect(upload.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-type');
+    expect(upload.searchParams.get('expires')).toBe(
+      String(Math.floor(server.clock.now().getTime() / 1000) + 90),
+    );
     expect(new URL(issued.body.webUrl).searchParams.get('X-Amz-Expires')).toBe('3600');
+    const key = upload.pathname.slice('/screenshots/'.length);
 
-    const put = await fetch(upload, {
-      method: 'PUT',
-      headers: { 'content-type': 'image/jpeg' },
-      body: TINY_JPEG,
-    });
-    expect(put.status).toBe(200);
+    // nothing in the bucket and nothing shown before the upload
+    expect(await listKeys()).not.toContain(key);
+    const before = await server.call(
+      'UserActivityFeed',
+      { userId: mac.childId, range: today() },
+      { token: alice.token },
+    );
+    expect(before.body.items).toEqual([]);
+
+    expect((await requestSigned(server, 'PUT', issued.body.uploadUrl, TINY_JPEG)).status).toBe(200);
+    expect(await listKeys()).toContain(key);
 
     const feed = await server.call(
       'UserActivityFeed',
@@ -79,23 +85,32 @@ describe('S3-compatible storage', () => {
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(Buffer.compare(Buffer.from(await image.arrayBuffer()), TINY_JPEG)).toBe(0);
+
+    // the URL stores one image: a second PUT is refused and the object stays as it was
+    const again = await requestSigned(
+      server,
+      'PUT',
+      issued.body.uploadUrl,
+      Buffer.concat([TINY_JPEG, Buffer.from('extra')]),
+    );
+    expect(again.status).toBe(409);
+    const kept = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    expect(Buffer.from(await kept.Body!.transformToByteArray())).toEqual(TINY_JPEG);
   });
 
-  test('an upload URL issued more than 90 s ago is refused by the store', async () => {
+  test('an upload URL issued more than 90 s ago is refused; nothing reaches the bucket', async () => {
     const mac = await childWithMac(server, alice.adminId);
-    server.clock.set(new Date(Date.now() - 91_000));
     const issued = await deviceCall(server, 'CreateSignedScreenshotUpload', mac.token, {
       width: 640,
       height: 480,
     });
+    server.clock.advance(91_000);
+    const put = await requestSigned(server, 'PUT', issued.body.uploadUrl, TINY_JPEG);
     server.clock.set(new Date());
-    const put = await fetch(issued.body.uploadUrl, {
-      method: 'PUT',
-      headers: { 'content-type': 'image/jpeg' },
-      body: TINY_JPEG,
-    });
-    expect(put.status).toBe(403);
-    expect(await put.text()).toContain('Request has expired');
+    expect(put.status).toBe(401);
+    expect(put.json).toMatchObject({ id: '3d81b6e4', type: 'unauthorized' });
+    const key = new URL(issued.body.uploadUrl).pathname.slice('/screenshots/'.length);
+    expect(await listKeys()).not.toContain(key);
   });
 
   test("the dashboard's CSP lets images load from the store", async () => {
@@ -105,14 +120,13 @@ describe('S3-compatible storage', () => {
     expect(imgSrc).toContain(endpoint);
   });
 
-  test('the local signed routes do not exist in S3 mode', async () => {
+  test('the server serves no image itself in S3 mode: reads go to the store', async () => {
     const response = await server.app.inject({
-      method: 'PUT',
+      method: 'GET',
       url: `/screenshots/test-screenshots/${newToken()}/1--${newToken()}.jpg?expires=1&signature=00`,
-      headers: { 'content-type': 'image/jpeg' },
-      payload: TINY_JPEG,
     });
-    expect(response.statusCode).toBe(404);
+    // (the SPA's page, as for any other unknown path)
+    expect(String(response.headers['content-type'])).not.toContain('image/jpeg');
   });
 
   test('retention removes due objects and orphans from the bucket', async () => {

@@ -7,14 +7,29 @@ import {
   localDayStart,
   summariseActivityDays,
 } from '@keyward/domain/activity';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { DAY, fromDbBool, toDbTime } from '../db/values.ts';
 import { badRequest } from '../pairql/errors.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 
-// Reading activity (server-behaviour §3.6, §7.3, §7.4): rows of the given (already owned) computer
-// users, coalesced by the domain rule, shaped for the wire. Callers check ownership first
-// (operations/ownership.ts) and pass only the parent's computer-user ids.
+// Reading activity (server-behaviour §3.6, §7.3, §7.4): rows of the given (already owned) devices,
+// coalesced by the domain rule, shaped for the wire. Callers check ownership first
+// (operations/ownership.ts) and pass only the parent's device ids. A child's activity is its Macs'
+// screenshots and typed lines and its iPhones' and iPads' screenshots (issue 18), under the same
+// rules. A screenshot is an item only once its image is stored (`uploaded_at`, issue 19).
+
+/** The devices a child's activity comes from: its Macs (computer users) and its iPhones and iPads. */
+export interface ActivitySources {
+  computerUserIds: readonly string[];
+  iosDeviceIds: readonly string[];
+}
+
+export const NO_ACTIVITY_SOURCES: ActivitySources = { computerUserIds: [], iosDeviceIds: [] };
+
+const hasSources = (sources: ActivitySources) =>
+  sources.computerUserIds.length + sources.iosDeviceIds.length > 0;
 
 /** Wire-contract §3.3: parseable, start ≤ end, at most 31 days; a 400 with a parent's message. */
 export function parseActivityRange(range: { start: string; end: string }) {
@@ -36,8 +51,23 @@ export function parseActivityRange(range: { start: string; end: string }) {
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
 
+/** `where` of the screenshots taken on the given devices (Macs or iOS devices). */
+export function screenshotsOf(
+  eb: ExpressionBuilder<Database, 'screenshots'>,
+  sources: ActivitySources,
+): Expression<SqlBool> {
+  const owners: Expression<SqlBool>[] = [];
+  if (sources.computerUserIds.length > 0) {
+    owners.push(eb('screenshots.computer_user_id', 'in', [...sources.computerUserIds]));
+  }
+  if (sources.iosDeviceIds.length > 0) {
+    owners.push(eb('screenshots.ios_device_id', 'in', [...sources.iosDeviceIds]));
+  }
+  return owners.length === 1 ? owners[0]! : eb.or(owners);
+}
+
 interface RowQuery {
-  computerUserIds: readonly string[];
+  sources: ActivitySources;
   /** `created_at > after` */
   after?: Date;
   /** `created_at <= until` */
@@ -48,10 +78,10 @@ interface RowQuery {
   countsOnly?: boolean;
 }
 
-/** Screenshots and keystroke lines of the given computer users, reviewed ones included. */
+/** Stored screenshots and keystroke lines of the given devices, reviewed ones included. */
 export async function loadActivityRows(db: Db, query: RowQuery): Promise<ActivityRow[]> {
-  if (query.computerUserIds.length === 0) return [];
-  const ids = [...query.computerUserIds];
+  if (!hasSources(query.sources)) return [];
+  const macIds = [...query.sources.computerUserIds];
   const after = query.after ? toDbTime(query.after) : undefined;
   const until = query.until ? toDbTime(query.until) : undefined;
 
@@ -59,7 +89,8 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
     .selectFrom('screenshots')
     .select(['id', 'created_at', 'deleted_at', 'flagged', 'filter_suspended'])
     .$if(!query.countsOnly, (qb) => qb.select(['object_key', 'width', 'height']))
-    .where('computer_user_id', 'in', ids)
+    .where((eb) => screenshotsOf(eb, query.sources))
+    .where('uploaded_at', 'is not', null)
     .$if(after !== undefined, (qb) =>
       qb.where((eb) =>
         query.withOlderFlagged
@@ -73,23 +104,26 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
     .$if(until !== undefined, (qb) => qb.where('created_at', '<=', until!))
     .execute();
 
-  const lines = await db
-    .selectFrom('keystroke_lines')
-    .select(['id', 'created_at', 'deleted_at', 'flagged', 'filter_suspended', 'app_name'])
-    .$if(!query.countsOnly, (qb) => qb.select('line'))
-    .where('computer_user_id', 'in', ids)
-    .$if(after !== undefined, (qb) =>
-      qb.where((eb) =>
-        query.withOlderFlagged
-          ? eb.or([
-              eb('created_at', '>', after!),
-              eb.and([eb('flagged', 'is not', null), eb('deleted_at', 'is', null)]),
-            ])
-          : eb('created_at', '>', after!),
-      ),
-    )
-    .$if(until !== undefined, (qb) => qb.where('created_at', '<=', until!))
-    .execute();
+  const lines =
+    macIds.length === 0
+      ? []
+      : await db
+          .selectFrom('keystroke_lines')
+          .select(['id', 'created_at', 'deleted_at', 'flagged', 'filter_suspended', 'app_name'])
+          .$if(!query.countsOnly, (qb) => qb.select('line'))
+          .where('computer_user_id', 'in', macIds)
+          .$if(after !== undefined, (qb) =>
+            qb.where((eb) =>
+              query.withOlderFlagged
+                ? eb.or([
+                    eb('created_at', '>', after!),
+                    eb.and([eb('flagged', 'is not', null), eb('deleted_at', 'is', null)]),
+                  ])
+                : eb('created_at', '>', after!),
+            ),
+          )
+          .$if(until !== undefined, (qb) => qb.where('created_at', '<=', until!))
+          .execute();
 
   const rows: ActivityRow[] = [];
   for (const row of screenshots) {
@@ -127,13 +161,13 @@ export async function buildActivityFeed(
   options: {
     userName: string;
     showSuspensionActivity: boolean;
-    computerUserIds: readonly string[];
+    sources: ActivitySources;
     start: Date;
     end: Date;
   },
 ): Promise<ActivityFeed> {
   const rows = await loadActivityRows(db, {
-    computerUserIds: options.computerUserIds,
+    sources: options.sources,
     after: options.start,
     until: options.end,
   });
@@ -175,14 +209,14 @@ export async function buildActivityFeed(
 /** §7.4: the last 14 local days plus older flagged, unreviewed items, per local day, newest first. */
 export async function buildDaySummaries(
   db: Db,
-  options: { computerUserIds: readonly string[]; now: Date; jsTimezoneOffsetMinutes: number },
+  options: { sources: ActivitySources; now: Date; jsTimezoneOffsetMinutes: number },
 ): Promise<DaySummary[]> {
   const offset = normaliseOffset(options.jsTimezoneOffsetMinutes);
   const windowStart = new Date(
     localDayStart(options.now, offset).getTime() - (ACTIVITY_WINDOW_DAYS - 1) * DAY,
   );
   const rows = await loadActivityRows(db, {
-    computerUserIds: options.computerUserIds,
+    sources: options.sources,
     // start < createdAt: one millisecond earlier keeps an item at exactly local midnight
     after: new Date(windowStart.getTime() - 1),
     withOlderFlagged: true,

@@ -194,6 +194,12 @@ export interface ScreenshotsTable {
   flagged: Ts | null;
   created_at: Ts;
   deleted_at: Ts | null;
+  /** when the signed upload URL stops working (null: the row never waited for an upload) */
+  upload_expires_at: Ts | null;
+  /** set by the one PUT the upload URL accepts, before the image is written */
+  upload_started_at: Ts | null;
+  /** the image is stored: only these rows are activity items (migration 0017) */
+  uploaded_at: Ts | null;
 }
 export interface KeystrokeLinesTable {
   id: string;

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { emailPerson } from '../accounts/second-factor.ts';
+import { screenshotsOf } from '../activity/activity.ts';
 import { addMs, fromDbBool, fromDbJson, HOUR, MINUTE, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
 
@@ -419,14 +420,9 @@ async function addFamily(
       : db
           .selectFrom('screenshots')
           .selectAll()
-          .where((eb) =>
-            eb.or([
-              ...(computerUserIds.length > 0
-                ? [eb('computer_user_id', 'in', computerUserIds)]
-                : []),
-              ...(deviceIds.length > 0 ? [eb('ios_device_id', 'in', deviceIds)] : []),
-            ]),
-          )
+          .where((eb) => screenshotsOf(eb, { computerUserIds, iosDeviceIds: deviceIds }))
+          // an activity item only once its image is stored (issue 19)
+          .where('uploaded_at', 'is not', null)
           .orderBy('created_at')
           .execute(),
   ]);
@@ -435,7 +431,12 @@ async function addFamily(
     const bytes = await ctx.services.storage.read(shot.object_key);
     const fileName = bytes ? `screenshots/${shot.id}.jpg` : null;
     if (bytes && fileName) zip.addBuffer(bytes, fileName, { mtime, compress: false });
-    const { object_key: _key, ...rest } = shot;
+    const {
+      object_key: _key,
+      upload_expires_at: _expires,
+      upload_started_at: _started,
+      ...rest
+    } = shot;
     screenshotEntries.push({ ...clean(rest, [], ['filter_suspended']), file: fileName });
     if (index % 20 === 19) await setProgress(35 + (60 * (index + 1)) / screenshots.length);
   }

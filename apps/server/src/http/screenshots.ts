@@ -1,18 +1,24 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { receiveScreenshotUpload } from '../activity/screenshot-uploads.ts';
+import type { Db } from '../db/database.ts';
 import { badRequest, notFound, PqlFailure } from '../pairql/errors.ts';
 import { sendError } from '../pairql/router.ts';
+import type { Clock } from '../services/clock.ts';
 import {
-  type LocalScreenshotStorage,
   MAX_SCREENSHOT_BYTES,
   SCREENSHOT_CONTENT_TYPE,
+  type LocalScreenshotStorage,
+  type ScreenshotStorage,
   type SignedMethod,
 } from '../services/storage.ts';
 
-// The local screenshot store's own signed routes (server-behaviour §7.1): `PUT` and
-// `GET /screenshots/{key}?expires=…&signature=…`. The HMAC covers method, key and expiry; the key must
-// have the exact object-key shape, so no other file can be reached. Errors use the contract's body.
+// The server's own signed screenshot routes (server-behaviour §7.1): `PUT` (every store: the device's
+// upload, one per URL, see activity/screenshot-uploads.ts) and `GET` (the local store only; S3 reads
+// are presigned S3 URLs) at `/screenshots/{key}?expires=…&signature=…`. The HMAC covers method, key
+// and expiry; the key must have the exact object-key shape, so no other file can be reached. Errors
+// use the contract's body.
 
 type SignedRequest = FastifyRequest<{
   Params: { '*': string };
@@ -22,7 +28,7 @@ type SignedRequest = FastifyRequest<{
 const JPEG_START = Buffer.from([0xff, 0xd8, 0xff]);
 
 function refuseUnlessSigned(
-  storage: LocalScreenshotStorage,
+  storage: ScreenshotStorage,
   method: SignedMethod,
   request: SignedRequest,
 ): string {
@@ -48,10 +54,11 @@ function refuseUnlessSigned(
   return key;
 }
 
-export async function registerLocalScreenshotRoutes(
+export async function registerScreenshotRoutes(
   app: FastifyInstance,
-  storage: LocalScreenshotStorage,
+  deps: { db: Db; clock: Clock; storage: ScreenshotStorage },
 ): Promise<void> {
+  const { storage } = deps;
   await app.register(async (routes) => {
     routes.removeAllContentTypeParsers();
     routes.addContentTypeParser(
@@ -97,13 +104,19 @@ export async function registerLocalScreenshotRoutes(
           'Only JPEG images can be uploaded.',
         );
       }
-      await storage.write(key, body);
+      await receiveScreenshotUpload(
+        { db: deps.db, storage, now: () => deps.clock.now() },
+        key,
+        body,
+      );
       return reply.code(200).send();
     });
 
+    if (storage.kind !== 'local') return;
+    const local = storage as LocalScreenshotStorage;
     routes.get('/screenshots/*', async (request: SignedRequest, reply: FastifyReply) => {
-      const key = refuseUnlessSigned(storage, 'GET', request);
-      const file = storage.filePath(key);
+      const key = refuseUnlessSigned(local, 'GET', request);
+      const file = local.filePath(key);
       const info = await stat(file).catch(() => undefined);
       if (!info?.isFile()) throw notFound('Screenshot');
       return reply

@@ -1,4 +1,5 @@
 import { activityRetentionCutoffs } from '@keyward/domain/activity';
+import { ABANDONED_UPLOAD_GRACE_MS } from '../activity/screenshot-uploads.ts';
 import { pruneAuditLog } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -24,6 +25,8 @@ export interface RetentionDeps {
 
 export interface RetentionReport {
   screenshots: number;
+  /** screenshot rows whose image never came, an hour after their upload URL expired (issue 19) */
+  abandonedUploads: number;
   keystrokeLines: number;
   unlockRequests: number;
   suspendFilterRequests: number;
@@ -102,6 +105,8 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
     screenshots += due.length;
     if (due.length < BATCH) break;
   }
+
+  const abandonedUploads = await removeAbandonedUploads(deps, now);
 
   const keystrokeLines = count(
     await db
@@ -203,6 +208,7 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
 
   return {
     screenshots,
+    abandonedUploads,
     keystrokeLines,
     unlockRequests,
     suspendFilterRequests,
@@ -219,6 +225,40 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
     signInChallenges,
     dataExports,
   };
+}
+
+/**
+ * Screenshot rows still without their image an hour after their upload URL expired: the device never
+ * sent it, or the server stopped between writing the image and marking it stored. They were never
+ * shown; the row goes with whatever object it may have.
+ */
+async function removeAbandonedUploads(deps: RetentionDeps, now: Date): Promise<number> {
+  const expiredBefore = toDbTime(new Date(now.getTime() - ABANDONED_UPLOAD_GRACE_MS));
+  let removed = 0;
+  for (;;) {
+    const due = await deps.db
+      .selectFrom('screenshots')
+      .select('id')
+      .where('uploaded_at', 'is', null)
+      .where('upload_expires_at', '<=', expiredBefore)
+      .limit(BATCH)
+      .execute();
+    if (due.length === 0) break;
+    const gone = await deps.db
+      .deleteFrom('screenshots')
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .where('uploaded_at', 'is', null)
+      .returning('object_key')
+      .execute();
+    await deps.storage.remove(gone.map((row) => row.object_key));
+    removed += gone.length;
+    if (due.length < BATCH) break;
+  }
+  return removed;
 }
 
 async function removeExpiredDataExports(deps: RetentionDeps, nowTs: string, weekAgo: string) {

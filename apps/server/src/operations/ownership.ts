@@ -1,3 +1,4 @@
+import type { ActivitySources } from '../activity/activity.ts';
 import { findSuspensionRequest } from '../devices/family-devices.ts';
 import type { Db } from '../db/database.ts';
 import { notFound, PqlFailure } from '../pairql/errors.ts';
@@ -204,15 +205,46 @@ export async function ownedAnySuspendFilterRequest(db: Db, parentId: string, id:
   return { device: 'mac' as const, request: await ownedSuspendFilterRequest(db, parentId, id) };
 }
 
-/** The computer users (Macs) of one owned child, with the child; notFound('Child') otherwise. */
-export async function ownedChildComputerUsers(db: Db, parentId: string, childId: string) {
+/** One owned child with the devices its activity comes from; notFound('Child') otherwise. */
+export async function ownedChildActivitySources(db: Db, parentId: string, childId: string) {
   const child = await ownedChild(db, parentId, childId);
-  const rows = await db
-    .selectFrom('computer_users')
-    .select('id')
-    .where('child_id', '=', child.id)
-    .execute();
-  return { child, computerUserIds: rows.map((row) => row.id) };
+  const [macs, iosDevices] = await Promise.all([
+    db.selectFrom('computer_users').select('id').where('child_id', '=', child.id).execute(),
+    db.selectFrom('ios_devices').select('id').where('child_id', '=', child.id).execute(),
+  ]);
+  const sources: ActivitySources = {
+    computerUserIds: macs.map((row) => row.id),
+    iosDeviceIds: iosDevices.map((row) => row.id),
+  };
+  return { child, sources };
+}
+
+/** The activity sources of each of the parent's children (children without devices are absent). */
+export async function ownedActivitySourcesByChild(
+  db: Db,
+  parentId: string,
+): Promise<Map<string, ActivitySources>> {
+  const [macs, iosDevices] = await Promise.all([
+    ownedComputerUsersByChild(db, parentId),
+    db
+      .selectFrom('ios_devices as d')
+      .innerJoin('children as c', 'c.id', 'd.child_id')
+      .select(['d.id', 'c.id as childId'])
+      .where('c.parent_id', '=', parentId)
+      .execute(),
+  ]);
+  const byChild = new Map<string, { computerUserIds: string[]; iosDeviceIds: string[] }>();
+  const of = (childId: string) => {
+    let sources = byChild.get(childId);
+    if (!sources) {
+      sources = { computerUserIds: [], iosDeviceIds: [] };
+      byChild.set(childId, sources);
+    }
+    return sources;
+  };
+  for (const mac of macs) of(mac.childId).computerUserIds.push(mac.computerUserId);
+  for (const device of iosDevices) of(device.childId).iosDeviceIds.push(device.id);
+  return byChild;
 }
 
 /** Every computer user of the parent's children, with its child's id. */
@@ -234,6 +266,15 @@ export function ownedComputerUserIdsQuery(db: Db, parentId: string) {
     .selectFrom('computer_users as cu')
     .innerJoin('children as c', 'c.id', 'cu.child_id')
     .select('cu.id')
+    .where('c.parent_id', '=', parentId);
+}
+
+/** Subquery of the parent's iOS device ids, for writes to their screenshots (as above). */
+export function ownedIosDeviceIdsQuery(db: Db, parentId: string) {
+  return db
+    .selectFrom('ios_devices as d')
+    .innerJoin('children as c', 'c.id', 'd.child_id')
+    .select('d.id')
     .where('c.parent_id', '=', parentId);
 }
 

@@ -14,10 +14,15 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config, S3Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 
-// Screenshot objects (server-behaviour §7.1). Objects are private: the Mac uploads through a signed
-// PUT URL valid 90 s (image/jpeg only), and every URL the dashboard gets is a signed GET valid 1 h.
-// Two backends: any S3-compatible store (presigned with the AWS SDK), or a local directory served by
-// the server's own signed routes (http/screenshots.ts).
+// Screenshot objects (server-behaviour §7.1). Objects are private: the device uploads through a
+// signed PUT URL valid 90 s (image/jpeg only), and every URL the dashboard gets is a signed GET valid
+// 1 h. Two backends: any S3-compatible store (reads presigned with the AWS SDK), or a local directory
+// served by the server's own signed GET route (http/screenshots.ts).
+// Uploads always go through the server's own signed PUT route, with either backend (issue 19): the
+// server then knows the moment an image is stored (a screenshot is shown only from then on), lets a
+// URL store exactly one image, and checks its type and size. A presigned S3 PUT could do none of
+// these with the apps as they are: S3 would not tell us of the upload, and would let the same URL
+// overwrite the object (or store any size) until it expires.
 // The same store keeps the data export ZIPs (issue 12, `exports`): with S3 every instance of the
 // server reads what another built; the local directory (DATA_DIR/exports) serves only its own
 // instance, as it does for screenshots.
@@ -33,11 +38,19 @@ export interface StoredObject {
   lastModified: Date;
 }
 
+export type SignedMethod = 'GET' | 'PUT';
+export type SignatureVerdict = 'ok' | 'badKey' | 'badSignature' | 'expired';
+
 export interface ScreenshotStorage {
   kind: 'local' | 's3';
   /** Origin of the image URLs when it is not the server itself (for the CSP's img-src). */
   imageOrigin: string | undefined;
+  /** The server's own signed PUT URL for the object (http/screenshots.ts), valid 90 s. */
   uploadUrl(key: string): Promise<string>;
+  /** Checks a request to one of the server's own signed URLs; the reason when it must be refused. */
+  verify(method: SignedMethod, key: string, expires: unknown, signature: unknown): SignatureVerdict;
+  /** Stores an uploaded image (the upload route calls it once it holds the screenshot's row). */
+  write(key: string, bytes: Buffer): Promise<void>;
   readUrl(key: string): Promise<string>;
   /** The object's bytes, or null when it does not exist (the data export reads screenshots). */
   read(key: string): Promise<Buffer | null>;
@@ -111,7 +124,11 @@ export function createScreenshotStorage(config: Config, clock: Clock): Screensho
   const readUrlSeconds = config.screenshotReadUrlSeconds;
   const exportsDirectory = path.join(config.dataDir, 'exports');
   return config.s3
-    ? createS3Storage(config.s3, clock, readUrlSeconds, { mode: config.mode, exportsDirectory })
+    ? createS3Storage(config.s3, clock, readUrlSeconds, {
+        mode: config.mode,
+        exportsDirectory,
+        signer: createUrlSigner({ baseUrl: config.publicUrl, hmacKey: config.hmacKey, clock }),
+      })
     : createLocalStorage({
         directory: path.join(config.dataDir, 'screenshots'),
         exportsDirectory,
@@ -120,6 +137,46 @@ export function createScreenshotStorage(config: Config, clock: Clock): Screensho
         clock,
         readUrlSeconds,
       });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server's own signed URLs: `{baseUrl}/screenshots/{key}?expires=…&signature=…`, an HMAC over
+// method, key and expiry.
+
+export interface UrlSigner {
+  signedUrl(method: SignedMethod, key: string, seconds: number): string;
+  verify(method: SignedMethod, key: string, expires: unknown, signature: unknown): SignatureVerdict;
+}
+
+export function createUrlSigner(options: {
+  /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  hmacKey: Buffer;
+  clock: Clock;
+}): UrlSigner {
+  const sign = (method: SignedMethod, key: string, expires: number) =>
+    createHmac('sha256', options.hmacKey)
+      .update(`screenshot\n${method}\n${key}\n${expires}`)
+      .digest('hex');
+  return {
+    // Keys come from screenshot rows the server wrote (screenshotObjectKey); they are checked where
+    // a request names one (verify), not again for each of the thousands of URLs of a feed.
+    signedUrl(method, key, seconds) {
+      const expires = Math.floor(options.clock.now().getTime() / 1000) + seconds;
+      return `${options.baseUrl}/screenshots/${key}?expires=${expires}&signature=${sign(method, key, expires)}`;
+    },
+    verify(method, key, expires, signature) {
+      if (!isScreenshotObjectKey(key)) return 'badKey';
+      if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) return 'badSignature';
+      if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) {
+        return 'badSignature';
+      }
+      const expected = Buffer.from(sign(method, key, Number(expires)), 'hex');
+      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'badSignature';
+      if (Number(expires) * 1000 < options.clock.now().getTime()) return 'expired';
+      return 'ok';
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,33 +193,14 @@ export interface LocalStorageOptions {
   readUrlSeconds?: number;
 }
 
-export type SignedMethod = 'GET' | 'PUT';
-
 export interface LocalScreenshotStorage extends ScreenshotStorage {
   kind: 'local';
-  /** Checks a signed request; the reason when it must be refused. */
-  verify(
-    method: SignedMethod,
-    key: string,
-    expires: unknown,
-    signature: unknown,
-  ): 'ok' | 'badKey' | 'badSignature' | 'expired';
   filePath(key: string): string;
-  write(key: string, bytes: Buffer): Promise<void>;
 }
 
 export function createLocalStorage(options: LocalStorageOptions): LocalScreenshotStorage {
   const root = path.resolve(options.directory);
-  const sign = (method: SignedMethod, key: string, expires: number) =>
-    createHmac('sha256', options.hmacKey)
-      .update(`screenshot\n${method}\n${key}\n${expires}`)
-      .digest('hex');
-  // Keys come from screenshot rows the server wrote (screenshotObjectKey); they are checked where a
-  // request names one (verify, filePath), not again for each of the thousands of URLs of a feed.
-  const signedUrl = (method: SignedMethod, key: string, seconds: number) => {
-    const expires = Math.floor(options.clock.now().getTime() / 1000) + seconds;
-    return `${options.baseUrl}/screenshots/${key}?expires=${expires}&signature=${sign(method, key, expires)}`;
-  };
+  const signer = createUrlSigner(options);
   const filePath = (key: string) => {
     if (!isScreenshotObjectKey(key)) throw new Error(`not a screenshot object key: ${key}`);
     const file = path.resolve(root, key);
@@ -195,22 +233,12 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
       },
     },
     async uploadUrl(key) {
-      return signedUrl('PUT', key, UPLOAD_URL_SECONDS);
+      return signer.signedUrl('PUT', key, UPLOAD_URL_SECONDS);
     },
     async readUrl(key) {
-      return signedUrl('GET', key, options.readUrlSeconds ?? READ_URL_SECONDS);
+      return signer.signedUrl('GET', key, options.readUrlSeconds ?? READ_URL_SECONDS);
     },
-    verify(method, key, expires, signature) {
-      if (!isScreenshotObjectKey(key)) return 'badKey';
-      if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) return 'badSignature';
-      if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) {
-        return 'badSignature';
-      }
-      const expected = Buffer.from(sign(method, key, Number(expires)), 'hex');
-      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'badSignature';
-      if (Number(expires) * 1000 < options.clock.now().getTime()) return 'expired';
-      return 'ok';
-    },
+    verify: signer.verify,
     async read(key) {
       if (!isScreenshotObjectKey(key)) return null;
       try {
@@ -270,12 +298,15 @@ export function createLocalStorage(options: LocalStorageOptions): LocalScreensho
 // ---------------------------------------------------------------------------------------------
 // S3-compatible store
 
-/** Presigned with the AWS SDK; `clock` dates the signatures (so tests can move time). */
+/**
+ * Reads presigned with the AWS SDK; `clock` dates the signatures (so tests can move time). Uploads
+ * come to the server's own signed PUT route (`signer`), which writes the object.
+ */
 export function createS3Storage(
   s3: S3Config,
   clock: Clock,
   readUrlSeconds: number,
-  exportOptions: { mode: Config['mode']; exportsDirectory: string },
+  exportOptions: { mode: Config['mode']; exportsDirectory: string; signer: UrlSigner },
 ): ScreenshotStorage {
   const client = new S3Client({
     region: s3.region,
@@ -354,15 +385,19 @@ export function createS3Storage(
         }
       },
     },
-    uploadUrl(key) {
-      return getSignedUrl(
-        client,
-        new PutObjectCommand({ Bucket: s3.bucket, Key: key, ContentType: SCREENSHOT_CONTENT_TYPE }),
-        {
-          expiresIn: UPLOAD_URL_SECONDS,
-          signableHeaders: new Set(['content-type']),
-          signingDate: clock.now(),
-        },
+    async uploadUrl(key) {
+      return exportOptions.signer.signedUrl('PUT', key, UPLOAD_URL_SECONDS);
+    },
+    verify: exportOptions.signer.verify,
+    async write(key, bytes) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: s3.bucket,
+          Key: key,
+          Body: bytes,
+          ContentLength: bytes.length,
+          ContentType: SCREENSHOT_CONTENT_TYPE,
+        }),
       );
     },
     readUrl(key) {

@@ -8,6 +8,7 @@ import { twoFactorExportMigration } from './0013_two_factor_export.ts';
 import { familyVersionsMigration } from './0014_family_versions.ts';
 import { macPrincipalFunctionMigration } from './0015_mac_principal_function.ts';
 import { iosAppBlockGroupsMigration } from './0016_ios_app_block_groups.ts';
+import { screenshotUploadsMigration } from './0017_screenshot_uploads.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -22,6 +23,7 @@ const migrations: Record<string, PortableMigration> = {
   '0014_family_versions': familyVersionsMigration,
   '0015_mac_principal_function': macPrincipalFunctionMigration,
   '0016_ios_app_block_groups': iosAppBlockGroupsMigration,
+  '0017_screenshot_uploads': screenshotUploadsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

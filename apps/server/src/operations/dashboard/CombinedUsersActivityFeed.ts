@@ -1,9 +1,14 @@
-import { buildActivityFeed, parseActivityRange } from '../../activity/activity.ts';
+import {
+  buildActivityFeed,
+  NO_ACTIVITY_SOURCES,
+  parseActivityRange,
+} from '../../activity/activity.ts';
 import { fromDbBool } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { ownedComputerUsersByChild } from '../ownership.ts';
+import { ownedActivitySourcesByChild } from '../ownership.ts';
 
-// server-behaviour §3.6: the family feed of a range, one entry per child (by name).
+// server-behaviour §3.6: the family feed of a range, one entry per child (by name), each from the
+// child's Macs and iOS devices.
 export default dashboardResolver('CombinedUsersActivityFeed', async (input, ctx) => {
   const range = parseActivityRange(input.range);
   const children = await ctx.db
@@ -13,16 +18,14 @@ export default dashboardResolver('CombinedUsersActivityFeed', async (input, ctx)
     .orderBy('name')
     .orderBy('id')
     .execute();
-  const computerUsers = await ownedComputerUsersByChild(ctx.db, ctx.parentId);
+  const sourcesByChild = await ownedActivitySourcesByChild(ctx.db, ctx.parentId);
   const feeds = [];
   for (const child of children) {
     feeds.push(
       await buildActivityFeed(ctx.db, ctx.services.storage, {
         userName: child.name,
         showSuspensionActivity: fromDbBool(child.show_suspension_activity),
-        computerUserIds: computerUsers
-          .filter((row) => row.childId === child.id)
-          .map((row) => row.computerUserId),
+        sources: sourcesByChild.get(child.id) ?? NO_ACTIVITY_SOURCES,
         start: range.start,
         end: range.end,
       }),

@@ -2,13 +2,13 @@ import type { DashboardWidgetsOutput } from '@keyward/contract/shared';
 import { ACTIVITY_WINDOW_DAYS, coalesceActivity } from '@keyward/domain/activity';
 import { childStatus } from '@keyward/domain/status';
 import { sql } from 'kysely';
-import { loadActivityRows } from '../../activity/activity.ts';
+import { loadActivityRows, screenshotsOf } from '../../activity/activity.ts';
 import { groupBy } from '../../collections.ts';
 import { DAY, fromDbInt, toDbTime } from '../../db/values.ts';
 import { computerUserStatuses } from '../../devices/status.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { loadUnlockRequests } from '../../requests/unlock-requests.ts';
-import { ownedComputerUsersByChild } from '../ownership.ts';
+import { ownedActivitySourcesByChild, ownedComputerUsersByChild } from '../ownership.ts';
 
 // server-behaviour §3.7: the home page. No children → everything empty and no announcement.
 export default dashboardResolver('DashboardWidgets', async (_input, ctx) => {
@@ -39,15 +39,17 @@ export default dashboardResolver('DashboardWidgets', async (_input, ctx) => {
   const idsOf = (childId: string) =>
     (computerUsersOf.get(childId) ?? []).map((cu) => cu.computerUserId);
 
+  // activity of the child's Macs and iOS devices (issue 18); stored screenshots only (issue 19)
+  const sourcesByChild = await ownedActivitySourcesByChild(ctx.db, ctx.parentId);
   const windowStart = new Date(now.getTime() - ACTIVITY_WINDOW_DAYS * DAY);
   const childActivitySummaries: DashboardWidgetsOutput['childActivitySummaries'] = [];
   const recentScreenshots: DashboardWidgetsOutput['recentScreenshots'] = [];
   for (const child of children) {
-    const ids = idsOf(child.id);
-    if (ids.length === 0) continue;
+    const sources = sourcesByChild.get(child.id);
+    if (!sources) continue;
     const entries = coalesceActivity(
       await loadActivityRows(ctx.db, {
-        computerUserIds: ids,
+        sources,
         after: windowStart,
         until: now,
         countsOnly: true,
@@ -64,7 +66,8 @@ export default dashboardResolver('DashboardWidgets', async (_input, ctx) => {
     const newest = await ctx.db
       .selectFrom('screenshots')
       .select(['id', 'object_key', 'created_at'])
-      .where('computer_user_id', 'in', ids)
+      .where((eb) => screenshotsOf(eb, sources))
+      .where('uploaded_at', 'is not', null)
       .where('created_at', '>', toDbTime(windowStart))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

@@ -1,10 +1,11 @@
 import { toDbTime } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { ownedComputerUserIdsQuery } from '../ownership.ts';
+import { ownedComputerUserIdsQuery, ownedIosDeviceIdsQuery } from '../ownership.ts';
 
-// server-behaviour §3.6: marks reviewed (soft delete) only the parent's own items that are not
-// flagged and not yet reviewed; every other id (missing, another parent's, flagged) is skipped
-// silently, so a foreign id answers exactly like a missing one. At most 1000 ids (the contract).
+// server-behaviour §3.6: marks reviewed (soft delete) only the parent's own items (of their Macs and
+// iOS devices; screenshots once their image is stored) that are not flagged and not yet reviewed;
+// every other id (missing, another parent's, flagged) is skipped silently, so a foreign id answers
+// exactly like a missing one. At most 1000 ids (the contract).
 export default dashboardResolver('DeleteActivityItems_v2', async (input, ctx) => {
   const now = toDbTime(ctx.clock.now());
   const screenshotIds = [...new Set(input.screenshotIds)];
@@ -17,7 +18,13 @@ export default dashboardResolver('DeleteActivityItems_v2', async (input, ctx) =>
         .where('id', 'in', screenshotIds)
         .where('flagged', 'is', null)
         .where('deleted_at', 'is', null)
-        .where('computer_user_id', 'in', ownedComputerUserIdsQuery(trx, ctx.parentId))
+        .where('uploaded_at', 'is not', null)
+        .where((eb) =>
+          eb.or([
+            eb('computer_user_id', 'in', ownedComputerUserIdsQuery(trx, ctx.parentId)),
+            eb('ios_device_id', 'in', ownedIosDeviceIdsQuery(trx, ctx.parentId)),
+          ]),
+        )
         .execute();
     }
     if (lineIds.length > 0) {

@@ -1,12 +1,15 @@
 import { buildDaySummaries } from '../../activity/activity.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { ownedComputerUsersByChild } from '../ownership.ts';
+import { ownedActivitySourcesByChild } from '../ownership.ts';
 
-// server-behaviour §3.6, §7.4: day summaries over all the parent's Macs (computer users).
+// server-behaviour §3.6, §7.4: day summaries over all the parent's devices (Macs and iOS devices).
 export default dashboardResolver('FamilyActivitySummaries', async (input, ctx) => {
-  const computerUsers = await ownedComputerUsersByChild(ctx.db, ctx.parentId);
+  const byChild = [...(await ownedActivitySourcesByChild(ctx.db, ctx.parentId)).values()];
   return buildDaySummaries(ctx.db, {
-    computerUserIds: computerUsers.map((row) => row.computerUserId),
+    sources: {
+      computerUserIds: byChild.flatMap((sources) => sources.computerUserIds),
+      iosDeviceIds: byChild.flatMap((sources) => sources.iosDeviceIds),
+    },
     now: ctx.clock.now(),
     jsTimezoneOffsetMinutes: input.jsTimezoneOffsetMinutes,
   });

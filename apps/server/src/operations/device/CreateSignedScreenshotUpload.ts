@@ -1,11 +1,13 @@
 import { toDbBool, toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { screenshotObjectKey } from '../../services/storage.ts';
+import { screenshotObjectKey, UPLOAD_URL_SECONDS } from '../../services/storage.ts';
 import { newToken } from '../../services/tokens.ts';
 
-// server-behaviour §4.3, §7.1: the row exists as soon as the upload URL is issued; created_at is the
-// Mac's capture time when sent, else now. uploadUrl: signed PUT (90 s, image/jpeg); webUrl: signed GET.
+// server-behaviour §4.3, §7.1: the row is written when the upload URL is issued, but it is an
+// activity item only once the PUT has stored its image (activity/screenshot-uploads.ts); created_at
+// is the Mac's capture time when sent, else now. uploadUrl: the server's signed PUT (90 s,
+// image/jpeg, one upload); webUrl: signed GET.
 /** Far above any screen; keeps the value inside a 32-bit integer column on both databases. */
 const MAX_SIDE_PX = 100_000;
 
@@ -18,7 +20,8 @@ export default deviceResolver('CreateSignedScreenshotUpload', async (input, ctx)
     );
   }
   const id = newToken();
-  const createdAt = input.createdAt ? new Date(input.createdAt) : ctx.clock.now();
+  const now = ctx.clock.now();
+  const createdAt = input.createdAt ? new Date(input.createdAt) : now;
   const objectKey = screenshotObjectKey(ctx.config.mode, ctx.computerUserId, createdAt, id);
   await ctx.db
     .insertInto('screenshots')
@@ -33,6 +36,9 @@ export default deviceResolver('CreateSignedScreenshotUpload', async (input, ctx)
       flagged: null,
       created_at: toDbTime(createdAt),
       deleted_at: null,
+      upload_expires_at: toDbTime(new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000)),
+      upload_started_at: null,
+      uploaded_at: null,
     })
     .execute();
   const storage = ctx.services.storage;

@@ -1,14 +1,15 @@
 import { toDbBool, toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { iosResolver } from '../../pairql/resolver.ts';
-import { screenshotObjectKey } from '../../services/storage.ts';
+import { screenshotObjectKey, UPLOAD_URL_SECONDS } from '../../services/storage.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §5, §7.1: like the Mac's CreateSignedScreenshotUpload, for the iOS device: the row
-// exists as soon as the upload URL is issued, owned by the device (screenshots.ios_device_id), at
-// the capture time the app sends (seconds since 2001). The iOS app takes screenshots only while its
-// filter is suspended, so every one is marked as taken during a suspension. uploadUrl: a signed PUT
-// (90 s, image/jpeg).
+// is written when the upload URL is issued, owned by the device (screenshots.ios_device_id), at the
+// capture time the app sends (seconds since 2001), and becomes an activity item of the device's child
+// once the PUT has stored its image (activity/screenshot-uploads.ts). The iOS app takes screenshots
+// only while its filter is suspended, so every one is marked as taken during a suspension.
+// uploadUrl: the server's signed PUT (90 s, image/jpeg, one upload).
 
 /** Far above any screen; keeps the value inside a 32-bit integer column on both databases. */
 const MAX_SIDE_PX = 100_000;
@@ -37,6 +38,9 @@ export default iosResolver('ScreenshotUploadUrl', async (input, ctx) => {
       flagged: null,
       created_at: toDbTime(createdAt),
       deleted_at: null,
+      upload_expires_at: toDbTime(new Date(ctx.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000)),
+      upload_started_at: null,
+      uploaded_at: null,
     })
     .execute();
   return { uploadUrl: await ctx.services.storage.uploadUrl(objectKey) };
