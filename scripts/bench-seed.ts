@@ -4,6 +4,8 @@
 //
 //   family          a parent with 3 children, 3 connected Macs, 5 keychains × 50 keys, every
 //                   keychain assigned to every child; through the dashboard and device operations
+//   home            a parent with one child (Sam) and one connected Mac: the signed-in home page
+//                   of the phone bench (bench-phone.mjs)
 //   devices <N>     N more Macs with their own tokens (rows written in bulk: one parent, one child
 //                   per 2 Macs), plus one probe Mac (its own parent and child) to measure pushes
 
@@ -132,6 +134,12 @@ if (mode === 'family') {
     keychains.push(id);
   }
   result = { adminToken: p.token, email: p.email, children, macs, keychains };
+} else if (mode === 'home') {
+  const p = await parent();
+  const childName = 'Sam';
+  const childId = await child(p.token, childName);
+  await connectMac(p.token, childId, 0);
+  result = { adminId: p.adminId, adminToken: p.token, childName };
 } else if (mode === 'devices') {
   const count = Number(countArg);
   const bulk = await parent();
@@ -209,7 +217,7 @@ if (mode === 'family') {
   }
   result = { tokens, probe: { ...probe, childId: probeChild, adminToken: probeParent.token } };
 } else {
-  throw new Error('usage: bench-seed.ts family | devices <N>');
+  throw new Error('usage: bench-seed.ts family | home | devices <N>');
 }
 
 await app.close();
