@@ -1,12 +1,28 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { chunkGroupNamer, iconImportsPerFile, keywardChunkRoots } from './build/chunks.ts';
+import { firstScreenPreload } from './build/first-screen-preload.ts';
 import { precompress } from './build/precompress.ts';
 
 const api = 'http://127.0.0.1:8080';
+const chunkRoots = keywardChunkRoots(import.meta.dirname);
+const chunkGroup = chunkGroupNamer(chunkRoots);
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    iconImportsPerFile(),
+    // the signed-in shell's chunks start with the HTML when there is a session (issue 21)
+    firstScreenPreload({
+      modules: chunkRoots.app,
+      sessionKey: 'admin_token',
+      firstReads: { '/': ['IOSDevices', 'DashboardWidgets'] },
+      readsGlobal: '__keywardFirstReads',
+    }),
+    precompress(),
+  ],
   server: {
     proxy: {
       '/pairql': api,
@@ -20,6 +36,14 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // issue 21: a route in a few files, not dozens (build/chunks.ts)
+        codeSplitting: {
+          groups: [{ name: chunkGroup, includeDependenciesRecursively: false }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',

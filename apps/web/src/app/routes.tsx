@@ -1,25 +1,33 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
-import type { RouteObject } from 'react-router';
-import { lazyPage } from '../lib/lazy-page';
+import { type ComponentType, isValidElement, type ReactElement } from 'react';
+import { matchRoutes, type RouteObject } from 'react-router';
+import LoginPage from '../features/auth/LoginPage';
+import { startEarlyCalls } from '../lib/api/early-fetch';
+import { type LazyPage, lazyPage } from '../lib/lazy-page';
+import { getSession } from '../lib/session';
 import { PageSuspense } from './PageSuspense';
 import { RequireSession } from './RequireSession';
 
-// Every page is its own chunk: the /login page must stay small (100 KB of gzipped JS).
+// Every page is its own chunk, but /login, the first page of most visits, is in the entry (its
+// form comes with the first script, issue 21): the entry must stay small (100 KB of gzipped JS).
 // App.tsx renders these with <BrowserRouter> + useRoutes: the data router (createBrowserRouter)
 // alone would push /login over its budget (see README).
 // biome-ignore lint/suspicious/noExplicitAny: page components take no props or route props
-type Page = LazyExoticComponent<ComponentType<any>>;
+type Page = LazyPage<ComponentType<any>> | ComponentType<any>;
+
+// The page of each route element, for prepareFirstScreen below.
+const pageOfElement = new WeakMap<ReactElement, Page>();
 
 function page(Component: Page, props: Record<string, unknown> = {}) {
-  return (
+  const element = (
     <PageSuspense>
       <Component {...props} />
     </PageSuspense>
   );
+  pageOfElement.set(element, Component);
+  return element;
 }
 
 // Public pages
-const LoginPage = lazyPage(() => import('../features/auth/LoginPage'));
 const LogoutPage = lazyPage(() => import('../features/auth/LogoutPage'));
 const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
 const VerifySignupEmailPage = lazyPage(() => import('../features/auth/VerifySignupEmailPage'));
@@ -104,6 +112,19 @@ const chromeRoutes: RouteObject[] = [
   { path: '*', element: page(NotFoundPage) },
 ];
 
+const sessionRoute: RouteObject = {
+  element: <RequireSession />,
+  children: [
+    {
+      element: page(DataProviders),
+      children: [
+        { path: '/use-case', element: page(UseCasePage) },
+        { path: '/', element: page(AuthenticatedLayout), children: chromeRoutes },
+      ],
+    },
+  ],
+};
+
 export const routes: RouteObject[] = [
   { path: '/login', element: page(LoginPage) },
   { path: '/logout', element: page(LogoutPage) },
@@ -115,16 +136,29 @@ export const routes: RouteObject[] = [
   { path: '/conf-workshop', element: page(ConferenceEmailPage, { source: 'workshop' }) },
   { path: '/conf-booth', element: page(ConferenceEmailPage, { source: 'booth' }) },
   { path: '/parent-invite/:token', element: page(ParentInvitePage) },
-  {
-    element: <RequireSession />,
-    children: [
-      {
-        element: page(DataProviders),
-        children: [
-          { path: '/use-case', element: page(UseCasePage) },
-          { path: '/', element: page(AuthenticatedLayout), children: chromeRoutes },
-        ],
-      },
-    ],
-  },
+  sessionRoute,
 ];
+
+/** The input-less reads a page renders first, asked for with its chunk (lib/api/early-fetch.ts). */
+const firstReads = new Map<Page, Parameters<typeof startEarlyCalls>[0]>([
+  [AuthenticatedLayout, ['IOSDevices']],
+  [DashboardPage, ['DashboardWidgets']],
+]);
+
+/**
+ * Issue 21, no waterfall on the first load: the chunks of every page nested in the route of
+ * `pathname` (data providers, layout, page) start downloading together, and so do their first
+ * reads, instead of one after the other as each lazy page renders. A signed-in route without a
+ * session gets nothing (it redirects to /logout).
+ */
+export function prepareFirstScreen(pathname: string): void {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  if (matches.some((match) => match.route === sessionRoute) && !getSession()) return;
+  for (const { route } of matches) {
+    const Page = isValidElement(route.element) ? pageOfElement.get(route.element) : undefined;
+    if (!Page) continue;
+    const reads = firstReads.get(Page);
+    if (reads) startEarlyCalls(reads);
+    if ('preload' in Page) Page.preload();
+  }
+}

@@ -27,13 +27,31 @@ export async function importWithRetry<T>(
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: page components take any props
+export type LazyPage<T extends ComponentType<any>> = LazyExoticComponent<T> & {
+  /** Starts downloading the page's chunk now (issue 21: at navigation, with its data). */
+  preload: () => void;
+};
+
 /**
  * React.lazy for a page chunk, retried twice (a flaky network, a deploy mid-visit). A chunk that
  * still fails reaches the route error boundary (app/RouteErrorBoundary.tsx), which offers Reload.
+ * `preload()` and the first render share one download.
  */
 // biome-ignore lint/suspicious/noExplicitAny: page components take any props
 export function lazyPage<T extends ComponentType<any>>(
   load: () => Promise<{ default: T }>,
-): LazyExoticComponent<T> {
-  return lazy(() => importWithRetry(load));
+): LazyPage<T> {
+  let loading: Promise<{ default: T }> | undefined;
+  const loadOnce = () => {
+    loading ??= importWithRetry(load).catch((error: unknown) => {
+      loading = undefined; // the next render tries again
+      throw error;
+    });
+    return loading;
+  };
+  return Object.assign(
+    lazy(() => loadOnce()),
+    { preload: () => void loadOnce().catch(() => {}) },
+  );
 }

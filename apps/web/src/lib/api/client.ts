@@ -71,14 +71,30 @@ async function send<Op extends DashboardOperation>(
   }
   if (!isProductionBuild()) headers['X-DashboardUrl'] = window.location.origin;
 
-  let response: Response;
+  let answer: Promise<Response>;
   try {
-    response = await fetch(`${apiEndpoint()}/pairql/dashboard/${op}`, {
+    answer = fetch(`${apiEndpoint()}/pairql/dashboard/${op}`, {
       method: 'POST',
       headers,
       // void operations (input undefined) send no body at all
       body: input === undefined ? undefined : JSON.stringify(input),
     });
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  return resultOf<Op>(answer);
+}
+
+/**
+ * The Result of an operation's answer, or of its failed request. Also reads the answers of the
+ * requests index.html starts before the app (lib/api/early-fetch.ts).
+ */
+export async function resultOf<Op extends DashboardOperation>(
+  answer: Promise<Response>,
+): Promise<Result<DashboardOutput<Op>>> {
+  let response: Response;
+  try {
+    response = await answer;
   } catch (error) {
     return failure({
       isPqlError: true,

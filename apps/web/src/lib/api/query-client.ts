@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { adoptEarlyCalls } from './early-fetch';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -19,3 +20,6 @@ export function createQueryClient(): QueryClient {
 
 /** The app's one cache; /logout clears it so the next parent never sees stale data. */
 export const queryClient = createQueryClient();
+
+// issue 21: the first page's reads, started with the app (lib/api/early-fetch.ts)
+adoptEarlyCalls(queryClient);

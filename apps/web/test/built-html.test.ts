@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { HTML_READS_GLOBAL } from '../src/lib/api/early-fetch';
+import { ADMIN_TOKEN_KEY } from '../src/lib/session';
+
+// Issue 21: the built index.html starts the first route's chunks itself, with no chain: the
+// entry's imports are modulepreloaded, the login form is in the entry, and a signed-in visit
+// preloads the signed-in shell (layout, react-query, home page) and sends the home page's reads
+// from a script of the HTML, before the entry has arrived.
+
+type ManifestChunk = { file: string; name?: string; imports?: string[]; isEntry?: boolean };
+
+const webRoot = path.resolve(import.meta.dirname, '..');
+let outDir: string;
+let html: string;
+let manifest: Record<string, ManifestChunk>;
+let script: string;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(tmpdir(), 'keyward-web-build-'));
+  await build({
+    root: webRoot,
+    configFile: path.join(webRoot, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true },
+  });
+  html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'));
+  const src = /<script async src="\/(assets\/first-screen-[\w-]+\.js)"><\/script>/.exec(html)?.[1];
+  if (!src) throw new Error(`no first-screen script in index.html:\n${html}`);
+  script = readFileSync(path.join(outDir, src), 'utf8');
+}, 180_000);
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+function chunk(key: string): ManifestChunk {
+  const found = manifest[key];
+  if (!found) throw new Error(`${key} is not in the manifest`);
+  return found;
+}
+
+function closure(keys: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const imported of chunk(key).imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return seen;
+}
+
+const entryKey = () => Object.keys(manifest).find((key) => chunk(key).isEntry) as string;
+const shellKey = () => Object.keys(manifest).find((key) => chunk(key).name === 'app') as string;
+
+/** Runs the first-screen script as a browser would on `pathname`; returns what it did. */
+function runScript(pathname: string, token?: string) {
+  const storage = (value?: string) => ({
+    getItem: (key: string) => (key === ADMIN_TOKEN_KEY ? (value ?? null) : null),
+  });
+  const links: { rel: string; href: string; crossOrigin: string | null }[] = [];
+  const fetch = vi.fn((_url: string, _init?: RequestInit) => new Promise(() => {}));
+  const window: Record<string, unknown> = {};
+  const document = {
+    createElement: () => ({ rel: '', href: '', crossOrigin: null }),
+    head: { appendChild: (link: (typeof links)[number]) => links.push(link) },
+  };
+  new Function('location', 'localStorage', 'sessionStorage', 'document', 'fetch', 'window', script)(
+    { pathname },
+    storage(token),
+    storage(),
+    document,
+    fetch,
+    window,
+  );
+  return { links, fetch, window };
+}
+
+describe('the built index.html (issue 21)', () => {
+  test("modulepreloads the entry's imports; the login form is in the entry", () => {
+    const entry = chunk(entryKey());
+    expect(html).toContain(`<script type="module" crossorigin src="/${entry.file}"></script>`);
+    for (const imported of entry.imports ?? []) {
+      expect(html).toContain(
+        `<link rel="modulepreload" crossorigin href="/${chunk(imported).file}">`,
+      );
+    }
+    expect(manifest['src/features/auth/LoginPage.tsx']).toBeUndefined();
+  });
+
+  test('a signed-in visit preloads the whole signed-in shell and sends the home reads', () => {
+    const entryFiles = new Set([...closure([entryKey()])].map((key) => chunk(key).file));
+    const shellFiles = [...closure([shellKey()])]
+      .map((key) => chunk(key).file)
+      .filter((file) => !entryFiles.has(file));
+    expect(shellFiles).toContain(chunk(shellKey()).file);
+
+    const home = runScript('/', 'token-1');
+    expect(home.links.map((link) => link.href).sort()).toEqual(
+      shellFiles.map((file) => `/${file}`).sort(),
+    );
+    expect(
+      home.links.every((link) => link.rel === 'modulepreload' && link.crossOrigin === ''),
+    ).toBe(true);
+    expect(home.fetch.mock.calls.map(([url]) => url)).toEqual([
+      '/pairql/dashboard/IOSDevices',
+      '/pairql/dashboard/DashboardWidgets',
+    ]);
+    expect(home.fetch.mock.calls[0]).toMatchObject([
+      expect.any(String),
+      { method: 'POST', headers: { 'X-AdminToken': 'token-1' } },
+    ]);
+    expect(home.window[HTML_READS_GLOBAL]).toMatchObject({ token: 'token-1' });
+
+    // another signed-in page: the shell, but its reads are the entry's to send
+    const children = runScript('/children', 'token-1');
+    expect(children.links).toHaveLength(shellFiles.length);
+    expect(children.fetch).not.toHaveBeenCalled();
+  });
+
+  test('without a session (/login), and on /logout, the script does nothing', () => {
+    for (const run of [runScript('/login'), runScript('/'), runScript('/logout', 'token-1')]) {
+      expect(run.links).toEqual([]);
+      expect(run.fetch).not.toHaveBeenCalled();
+      expect(run.window).toEqual({});
+    }
+  });
+
+  test('the home page comes in a few files', () => {
+    const files = closure([entryKey(), shellKey()]);
+    expect(files.size).toBeLessThanOrEqual(10);
+  });
+});
