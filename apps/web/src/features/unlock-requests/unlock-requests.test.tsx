@@ -31,28 +31,30 @@ const BASE = `/children/${EMMA_ID}/unlock-requests/${REQUEST_ID}`;
 describe('unlock request lists', () => {
   test('all children: pending first, each card with child, time ago, target, comment', async () => {
     fakeServer((op) =>
-      op === 'GetUnlockRequests'
+      op === 'GetUnlockRequestsPage'
         ? {
-            body: [
-              unlockRequestOf({
-                id: 'a0000000-0000-4000-8000-000000000001',
-                status: 'accepted',
-                createdAt: minutesAgo(1),
-                url: 'https://old.example.com',
-              }),
-              unlockRequestOf({
-                id: 'a0000000-0000-4000-8000-000000000002',
-                userId: LEO_ID,
-                userName: 'Leo',
-                createdAt: minutesAgo(5),
-                requestComment: 'Minecraft server',
-                url: undefined,
-                domain: undefined,
-                ipAddress: '93.184.216.34',
-                appName: 'Minecraft',
-                appCategories: ['games'],
-              }),
-            ],
+            body: {
+              requests: [
+                unlockRequestOf({
+                  id: 'a0000000-0000-4000-8000-000000000001',
+                  status: 'accepted',
+                  createdAt: minutesAgo(1),
+                  url: 'https://old.example.com',
+                }),
+                unlockRequestOf({
+                  id: 'a0000000-0000-4000-8000-000000000002',
+                  userId: LEO_ID,
+                  userName: 'Leo',
+                  createdAt: minutesAgo(5),
+                  requestComment: 'Minecraft server',
+                  url: undefined,
+                  domain: undefined,
+                  ipAddress: '93.184.216.34',
+                  appName: 'Minecraft',
+                  appCategories: ['games'],
+                }),
+              ],
+            },
           }
         : serverError('notFound'),
     );
@@ -75,21 +77,115 @@ describe('unlock request lists', () => {
     );
     expect(within(emma).getByText('accepted')).toBeInTheDocument();
     expect(within(emma).queryByRole('link', { name: 'Accept' })).not.toBeInTheDocument();
+    // the whole list fitted on one page
+    expect(screen.queryByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
   });
 
   test("one child's page asks for that child's requests and shows the spec's empty state", async () => {
     const calls = fakeServer((op) => {
-      if (op === 'GetUserUnlockRequests') return { body: [] };
+      if (op === 'GetUnlockRequestsPage') return { body: { requests: [] } };
       if (op === 'GetUser') return { body: { id: EMMA_ID, name: 'Emma' } };
       return serverError('notFound');
     });
     renderApp(`/children/${EMMA_ID}/unlock-requests`);
     expect(await screen.findByText('No unlock requests for this child')).toBeInTheDocument();
-    expect(calls.find((call) => call.op === 'GetUserUnlockRequests')?.body).toBe(EMMA_ID);
+    expect(calls.find((call) => call.op === 'GetUnlockRequestsPage')?.body).toEqual({
+      childId: EMMA_ID,
+    });
     expect(calls.some((call) => call.op === 'GetUnlockRequests')).toBe(false);
     expect(
       await screen.findByRole('heading', { name: "Emma's unlock requests" }),
     ).toBeInTheDocument();
+  });
+});
+
+describe('Show older (issue 19: the list comes a page at a time)', () => {
+  const decided = (n: number, minutes: number) =>
+    unlockRequestOf({
+      id: `d0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      status: n % 2 ? 'accepted' : 'rejected',
+      url: `https://site${n}.example.com`,
+      createdAt: minutesAgo(minutes),
+    });
+  const FIRST = [unlockRequestOf({ createdAt: minutesAgo(1) }), decided(1, 10), decided(2, 20)];
+  const OLDER = [decided(3, 30), decided(4, 40)];
+  const OLDEST = [decided(5, 50)];
+
+  function pagedServer({ failOnce = false } = {}) {
+    let failures = failOnce ? 1 : 0;
+    return fakeServer((op, body) => {
+      if (op !== 'GetUnlockRequestsPage') return serverError('notFound');
+      const before = (body as { before?: string }).before;
+      if (before === undefined) return { body: { requests: FIRST, nextBefore: 'cursor-1' } };
+      if (before === 'cursor-1') {
+        if (failures-- > 0) return serverError('serverError', {}, 500);
+        return { body: { requests: OLDER, nextBefore: 'cursor-2' } };
+      }
+      if (before === 'cursor-2') return { body: { requests: OLDEST } };
+      return serverError('badRequest');
+    });
+  }
+
+  test('each click adds the next older page below; after the last page the control goes', async () => {
+    const user = userEvent.setup();
+    const calls = pagedServer();
+    renderApp('/unlock-requests');
+
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Show older' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(5));
+    expect(screen.getByText('https://site4.example.com')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Show older' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(6));
+    expect(screen.queryByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
+
+    // pending first, then newest first, as one list
+    const targets = screen
+      .getAllByRole('article')
+      .map((card) => within(card).getByText(/^https:\/\//).textContent);
+    expect(targets).toEqual([
+      'https://www.khanacademy.org/math',
+      ...[1, 2, 3, 4, 5].map((n) => `https://site${n}.example.com`),
+    ]);
+    expect(
+      calls.filter((call) => call.op === 'GetUnlockRequestsPage').map((call) => call.body),
+    ).toEqual([{}, { before: 'cursor-1' }, { before: 'cursor-2' }]);
+  });
+
+  test('a page that fails to load says so and can be tried again; the list shown stays', async () => {
+    const user = userEvent.setup();
+    pagedServer({ failOnce: true });
+    renderApp('/unlock-requests');
+
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Show older' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The older requests could not be loaded.',
+    );
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(5));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Show older' })).toBeInTheDocument();
+  });
+
+  test("one child's list pages through that child's requests", async () => {
+    const user = userEvent.setup();
+    const calls = fakeServer((op, body) => {
+      if (op === 'GetUser') return { body: { id: EMMA_ID, name: 'Emma' } };
+      if (op !== 'GetUnlockRequestsPage') return serverError('notFound');
+      return (body as { before?: string }).before
+        ? { body: { requests: OLDER } }
+        : { body: { requests: FIRST, nextBefore: 'cursor-1' } };
+    });
+    renderApp(`/children/${EMMA_ID}/unlock-requests`);
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Show older' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(5));
+    expect(
+      calls.filter((call) => call.op === 'GetUnlockRequestsPage').map((call) => call.body),
+    ).toEqual([{ childId: EMMA_ID }, { childId: EMMA_ID, before: 'cursor-1' }]);
   });
 });
 
@@ -108,6 +204,8 @@ function server(
         return { body: current };
       case 'GetUserUnlockRequests':
         return { body: [current] };
+      case 'GetUnlockRequestsPage':
+        return { body: { requests: [current] } };
       case 'GetUser':
         return { body: { id: EMMA_ID, name: 'Emma' } };
       case 'GetAdminKeychains':
