@@ -50,6 +50,7 @@ export function ChildOverview({
           now={now}
           title={`${child.name} is asking`}
           description="Waiting for your answer."
+          showChildNames={false}
           hideWhenEmpty
         />
       )}

@@ -32,6 +32,8 @@ type NeedsYouProps = {
   headingLevel?: 1 | 2;
   title?: string;
   description?: string;
+  /** off where every request is one child's (the child's page): no heading per child */
+  showChildNames?: boolean;
 };
 
 /**
@@ -46,6 +48,7 @@ export function NeedsYou({
   headingLevel = 2,
   title = 'Needs you',
   description,
+  showChildNames = true,
 }: NeedsYouProps) {
   const [view, dispatch] = useReducer(inboxViewReducer, initialInboxView);
   const headingId = useId();
@@ -95,11 +98,13 @@ export function NeedsYou({
           <div className="mt-4 space-y-5">
             {groupByChild(shown).map((group) => (
               <div key={group.childId}>
-                <h3 className="text-sm font-semibold text-slate-700">
-                  <Link to={`/children/${group.childId}`} className="hover:underline">
-                    {group.childName}
-                  </Link>
-                </h3>
+                {showChildNames && (
+                  <h3 className="text-sm font-semibold text-slate-700">
+                    <Link to={`/children/${group.childId}`} className="hover:underline">
+                      {group.childName}
+                    </Link>
+                  </h3>
+                )}
                 <ul className="mt-2 space-y-2">
                   {group.items.map((item) => (
                     <li key={item.id}>
