@@ -192,6 +192,20 @@ describe('a screenshot shows once its image is stored', () => {
 });
 
 describe('an upload URL stores one image', () => {
+  test('the Mac app’s PUT, with its S3 headers, is taken as it is sent', async () => {
+    const mac = await childWithMac(server, alice.adminId);
+    const { uploadUrl } = await macUpload(mac.token);
+    const url = new URL(uploadUrl);
+    // docs/device-wire.md: the app PUTs the JPEG with these headers, whatever the store
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: `${url.pathname}${url.search}`,
+      payload: TINY_JPEG,
+      headers: { 'content-type': 'image/jpeg', 'x-amz-acl': 'public-read' },
+    });
+    expect(put.statusCode).toBe(200);
+  });
+
   test('a second PUT is refused and the first image stays', async () => {
     const mac = await childWithMac(server, alice.adminId);
     const { uploadUrl } = await macUpload(mac.token);
