@@ -3,6 +3,7 @@ import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOTIFICATION_GROUP_SECONDS } from './services/rate-limit.ts';
 
 // Configuration is read and validated once, at start-up. A bad value stops start-up with a
 // message naming the variable (ConfigError).
@@ -54,6 +55,8 @@ export interface Config {
   clientIpHeader: string | undefined;
   /** Multiplies every rate-limit budget (e2e uses a large value). */
   rateLimitScale: number;
+  /** Issue 19: a child's requests within this many seconds are one parent notification. */
+  notificationGroupSeconds: number;
   logLevel: string;
   /** 32-byte keys: HMAC for codes and signed URLs; AES-256-GCM for stored third-party secrets. */
   hmacKey: Buffer;
@@ -382,6 +385,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0) {
     throw new ConfigError('RATE_LIMIT_SCALE', `must be a positive number, got "${scaleRaw}"`);
   }
+  const groupRaw = optional(env, 'NOTIFICATION_GROUP_SECONDS');
+  const notificationGroupSeconds =
+    groupRaw === undefined ? NOTIFICATION_GROUP_SECONDS : Number(groupRaw);
+  if (!Number.isInteger(notificationGroupSeconds) || notificationGroupSeconds < 1) {
+    throw new ConfigError(
+      'NOTIFICATION_GROUP_SECONDS',
+      `must be a whole number of seconds, at least 1, got "${groupRaw}"`,
+    );
+  }
 
   const logLevel = optional(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -436,6 +448,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((entry) => entry !== ''),
     clientIpHeader,
     rateLimitScale,
+    notificationGroupSeconds,
     logLevel,
     hmacKey: envHmac ?? secrets!.hmacKey,
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
