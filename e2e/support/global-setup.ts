@@ -58,6 +58,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SLACK_API_URL: slack.url,
       NODE_ENV: 'test',
       RATE_LIMIT_SCALE: '1000',
+      // A child's requests are one parent notification per window (issue 19); a short window keeps
+      // the tests that wait for that email quick.
+      NOTIFICATION_GROUP_SECONDS: '2',
       // Screenshot links expire quickly, so a test can see one stop working.
       SCREENSHOT_READ_URL_SECONDS: '20',
       // Links use the first; the second lets a test use passkeys, which need a domain name

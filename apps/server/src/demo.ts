@@ -452,7 +452,13 @@ async function seedDemoNotifications(app: FastifyInstance, asParent: Record<stri
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data/demo' });
+    config = loadConfig({
+      // the seeding sends two weeks of a family's activity through the device API within seconds,
+      // far beyond what a child's device may send a minute (issue 19)
+      RATE_LIMIT_SCALE: '1000',
+      ...process.env,
+      DATA_DIR: process.env.DATA_DIR ?? './data/demo',
+    });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -202,18 +202,19 @@ describe('filter suspension: CreateSuspendFilterRequest and PollFilterSuspension
 
   test('accepted with a comment; denied with and without one', async () => {
     const { token } = await connectPhone();
+    // a device's next request while one is pending is answered with it, so each is decided first
     const accepted = await ios('CreateSuspendFilterRequest', { duration: 300 }, token);
-    const quiet = await ios('CreateSuspendFilterRequest', { duration: 300 }, token);
-    const explained = await ios('CreateSuspendFilterRequest', { duration: 300 }, token);
     await parent('DecideFilterSuspensionRequest', {
       id: lower(accepted),
       decision: { case: 'accepted', durationInSeconds: 300 },
       responseComment: 'ok, 5 minutes',
     });
+    const quiet = await ios('CreateSuspendFilterRequest', { duration: 300 }, token);
     await parent('DecideFilterSuspensionRequest', {
       id: lower(quiet),
       decision: { case: 'rejected' },
     });
+    const explained = await ios('CreateSuspendFilterRequest', { duration: 300 }, token);
     await parent('DecideFilterSuspensionRequest', {
       id: lower(explained),
       decision: { case: 'rejected' },

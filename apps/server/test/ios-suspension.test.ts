@@ -40,6 +40,29 @@ const poll = async (token: string, id: string) =>
 
 const withoutRequestId = ({ requestId: _r, ...rest }: Record<string, unknown>) => rest;
 
+async function insertIosRequest(
+  deviceId: string,
+  status: 'pending' | 'rejected',
+  duration: number,
+): Promise<string> {
+  const id = newToken();
+  const at = server.clock.now().toISOString();
+  await server.db
+    .insertInto('ios_suspend_filter_requests')
+    .values({
+      id,
+      device_id: deviceId,
+      status,
+      duration,
+      request_comment: null,
+      response_comment: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
 describe('the device page lists the requests still waiting', () => {
   test('pending requests under 2 hours old, newest first, with the child id', async () => {
     const ipad = await connectIpad(alice);
@@ -48,18 +71,15 @@ describe('the device page lists the requests still waiting', () => {
 
     const old = await askSuspension(ipad.token, 300);
     server.clock.advance(2 * HOUR + MINUTE);
+    // the pending request has expired: a new one is stored
     const first = await askSuspension(ipad.token, 600, 'school video');
+    expect(first).not.toBe(old);
     server.clock.advance(MINUTE);
-    const second = await askSuspension(ipad.token, 1200);
-    const decided = await askSuspension(ipad.token, 900);
-    expect(
-      (
-        await dashboard(alice, 'DecideFilterSuspensionRequest', {
-          id: decided,
-          decision: { case: 'rejected' },
-        })
-      ).status,
-    ).toBe(200);
+    // issue 19: while one is pending, the device's next request is answered with it
+    expect(await askSuspension(ipad.token, 1200)).toBe(first);
+    // rows stored before that rule: a second pending request, and a decided one
+    const second = await insertIosRequest(ipad.deviceId, 'pending', 1200);
+    await insertIosRequest(ipad.deviceId, 'rejected', 900);
 
     const read = await dashboard(alice, 'GetIOSDevice', ipad.deviceId);
     expect(read.status).toBe(200);
@@ -132,11 +152,11 @@ describe('DecideFilterSuspensionRequest decides an iPad request; the iPad polls 
   test('denied, with and without a comment', async () => {
     const ipad = await connectIpad(alice);
     const quiet = await askSuspension(ipad.token);
-    const explained = await askSuspension(ipad.token);
     await dashboard(alice, 'DecideFilterSuspensionRequest', {
       id: quiet,
       decision: { case: 'rejected' },
     });
+    const explained = await askSuspension(ipad.token);
     await dashboard(alice, 'DecideFilterSuspensionRequest', {
       id: explained,
       decision: { case: 'rejected' },

@@ -12,6 +12,7 @@ import {
 } from '../src/notifications/dispatch.ts';
 import type { Services } from '../src/pairql/context.ts';
 import { createEmailService, type Mailer, type OutgoingEmail } from '../src/services/mail.ts';
+import { createRateLimiter } from '../src/services/rate-limit.ts';
 import { createSlackSender } from '../src/services/slack.ts';
 import { createSmsSender } from '../src/services/sms.ts';
 import { createTokenService, newToken } from '../src/services/tokens.ts';
@@ -81,6 +82,7 @@ beforeEach(() => {
       sms: createSmsSender(config, logged.log),
       slack: createSlackSender(config, logged.log),
       tokens: createTokenService(config),
+      rateLimit: createRateLimiter(server.db, clock, config.rateLimitScale),
     } as Partial<Services> as Services,
   };
 });

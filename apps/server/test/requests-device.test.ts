@@ -94,10 +94,10 @@ describe('CreateUnlockRequests_v3', () => {
     ]);
   });
 
-  test('a second batch is a second notification; blank fields are stored as absent', async () => {
+  test('batches within the grouping window are one notification, a later batch another; blank fields are stored as absent', async () => {
     const mac = await newMac();
     notifications.length = 0;
-    await deviceCall(server, 'CreateUnlockRequests_v3', mac.token, {
+    const first = await deviceCall(server, 'CreateUnlockRequests_v3', mac.token, {
       blockedRequests: [{ bundleId: 'com.apple.Safari', hostname: 'a.example.com' }],
     });
     const second = await deviceCall(server, 'CreateUnlockRequests_v3', mac.token, {
@@ -106,9 +106,23 @@ describe('CreateUnlockRequests_v3', () => {
     });
     expect(second.status).toBe(200);
     await notificationsDelivered();
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        childId: mac.childId,
+        requestIds: [...first.body, ...second.body],
+      }),
+    ]);
+
+    server.clock.advance(60_000);
+    const third = await deviceCall(server, 'CreateUnlockRequests_v3', mac.token, {
+      blockedRequests: [{ bundleId: 'com.apple.Safari', hostname: 'c.example.com' }],
+    });
+    await notificationsDelivered();
     expect(notifications).toHaveLength(2);
+    expect(notifications[1]).toMatchObject({ requestIds: third.body });
+
     const rows = await unlockRows(mac.computerUserId);
-    expect(rows.at(-1)).toMatchObject({
+    expect(rows.find((row) => row.hostname === 'b.example.com')).toMatchObject({
       url: null,
       hostname: 'b.example.com',
       request_comment: null,

@@ -8,6 +8,8 @@ import { connectedMac, serverWithParents } from './fixtures.ts';
 // app on the same database sends its email through a provider that holds every message until the
 // test lets it go, like a provider taking 15 s: the Mac's request answers while the email is still
 // held, the email goes out once released, and closing the app waits for it (graceful shutdown).
+// Issue 19: the email waits for the end of the child's grouping window; closing the app (or
+// notificationsDelivered) sends it at once.
 
 const { server, alice } = await serverWithParents();
 
@@ -65,7 +67,11 @@ describe('notifications after the answer', () => {
     mailer.hold();
     const answer = await askToUnlock(mac.token, 'held.example.com');
     expect(answer.statusCode).toBe(200);
-    // the request is stored and answered; its email is with the provider, not sent yet
+    // the request is stored and answered; its email waits for the window's end
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailer.waiting()).toBe(0);
+    // the window ends: the email is with the provider, not sent yet
+    server.clock.advance(server.config.notificationGroupSeconds * 1000 + 2000);
     await vi.waitFor(() => expect(mailer.waiting()).toBe(1), { timeout: 5000, interval: 5 });
     expect(mailer.sent).toEqual([]);
 
@@ -81,14 +87,16 @@ describe('notifications after the answer', () => {
     const mac = await connectedMac(server, alice.adminId);
     mailer.hold();
     const before = mailer.sent.length;
+    server.clock.advance(server.config.notificationGroupSeconds * 1000);
     expect((await askToUnlock(mac.token, 'shutdown.example.com')).statusCode).toBe(200);
-    await vi.waitFor(() => expect(mailer.waiting()).toBe(1), { timeout: 5000, interval: 5 });
 
+    // closing sends the email still waiting for its window's end, and waits for its delivery
     let isClosed = false;
     const closing = instance.close().then(() => {
       isClosed = true;
     });
     closed = true;
+    await vi.waitFor(() => expect(mailer.waiting()).toBe(1), { timeout: 5000, interval: 5 });
     // still open 300 ms later: the email is held
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(isClosed).toBe(false);

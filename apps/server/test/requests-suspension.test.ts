@@ -207,9 +207,9 @@ describe('DecideFilterSuspensionRequest', () => {
   });
 
   test('expires 2 hours after it was asked', async () => {
-    const mac = await newMac(alice);
-    const fresh = await askSuspension(mac.token);
-    const stale = await askSuspension(mac.token);
+    // two Macs: a Mac's second request while one is pending is answered with the pending one
+    const fresh = await askSuspension((await newMac(alice)).token);
+    const stale = await askSuspension((await newMac(alice)).token);
     server.clock.advance(2 * HOUR);
     // exactly 2 hours old is still in time
     expect((await decide(alice, fresh, { case: 'rejected' })).status).toBe(200);

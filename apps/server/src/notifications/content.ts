@@ -50,11 +50,21 @@ export function plainText(appName: string, facts: NotificationFacts): string {
     }
     case 'suspendFilterRequestSubmitted': {
       const comment = n.comment ? ` Comment: "${n.comment}".` : '';
-      return `[${appName}] New suspend filter request from ${n.childName} for ${durationInWords(n.durationSeconds)}.${comment} View the details and approve or deny at ${url}`;
+      const duration = durationInWords(n.durationSeconds);
+      const what =
+        (n.count ?? 1) === 1
+          ? `New suspend filter request from ${n.childName} for ${duration}.`
+          : `${n.count} new suspend filter requests from ${n.childName}, the latest for ${duration}.`;
+      return `[${appName}] ${what}${comment} View the details and approve or deny at ${url}`;
     }
     case 'adminChildSecurityEvent': {
       const explanation = securityEventWording(n.event)?.explanation;
-      return `[${appName}] Received security event: "${securityEventSummary(n.event, n.detail)}" for child ${n.childName}.${explanation ? ` ${explanation}` : ''} ${url}`;
+      const summary = securityEventSummary(n.event, n.detail);
+      const what =
+        (n.count ?? 1) === 1
+          ? `Received security event: "${summary}" for child ${n.childName}.`
+          : `Received ${n.count} security events for child ${n.childName}, the latest: "${summary}".`;
+      return `[${appName}] ${what}${explanation ? ` ${explanation}` : ''} ${url}`;
     }
   }
 }

@@ -3,6 +3,7 @@ import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
   MAX_LISTED_TARGETS,
   type NotificationFacts,
@@ -19,10 +20,16 @@ import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 //   await notifyParent(ctx, { trigger: 'unlockRequestSubmitted', parentId, childId, childName,
 //                             requestIds: [...] })
 //   await notifyParent(ctx, { trigger: 'suspendFilterRequestSubmitted', parentId, childId, childName,
-//                             requestId, durationSeconds, comment, link? })
+//                             requestId, durationSeconds, comment, link?, count? })
 //   await notifyParent(ctx, { trigger: 'adminChildSecurityEvent', parentId, childId, childName,
-//                             event, detail? })
-// The implementation builds the §6.2 texts and links itself from these fields.
+//                             event, detail?, count? })
+// The implementation builds the §6.2 texts and links itself from these fields. `count` (issue 19):
+// the notification stands for that many requests or events of the child (requests/notify.ts groups
+// them), the other fields describe the latest.
+//
+// Issue 19: each method sends at most its hourly ceiling (RATE_LIMITS.notificationsPer…Method;
+// the fallback email counts as one method of the family); beyond it the message is left out and
+// logged, and the dashboard still lists everything.
 
 export type ParentNotification =
   | {
@@ -43,6 +50,8 @@ export type ParentNotification =
       comment: string | null;
       /** Dashboard path overriding the Mac default (iOS: `/ios-devices/{deviceId}`). */
       path?: string;
+      /** Requests this notification stands for (absent: 1); the fields above are the latest's. */
+      count?: number;
     }
   | {
       trigger: 'adminChildSecurityEvent';
@@ -51,6 +60,8 @@ export type ParentNotification =
       childName: string;
       event: string;
       detail: string | null;
+      /** Events this notification stands for (absent: 1); event and detail are the latest's. */
+      count?: number;
     };
 
 export type NotifyContext = Pick<
@@ -74,14 +85,22 @@ export async function notifyParent(
     }
     const facts = await factsOf(ctx, notification);
     if (plan.kind === 'fallbackEmail') {
-      await attempt(ctx, notification, 'fallback email', () => sendFallbackEmail(ctx, facts));
+      await attempt(ctx, notification, 'fallback email', async () => {
+        const bucket = `notifications:fallback:${notification.parentId}`;
+        if (await withinCeiling(ctx, notification, bucket, 'email')) {
+          await sendFallbackEmail(ctx, facts);
+        }
+      });
       return;
     }
     await Promise.all(
       plan.rules.map((rule) =>
-        attempt(ctx, notification, `rule ${rule.id} (${rule.config.case})`, () =>
-          sendThroughMethod(ctx, rule.config, facts),
-        ),
+        attempt(ctx, notification, `rule ${rule.id} (${rule.config.case})`, async () => {
+          const bucket = `notifications:method:${rule.methodId}`;
+          if (await withinCeiling(ctx, notification, bucket, rule.config.case)) {
+            await sendThroughMethod(ctx, rule.config, facts);
+          }
+        }),
       ),
     );
   } catch (error) {
@@ -90,6 +109,28 @@ export async function notifyParent(
       'parent notification failed',
     );
   }
+}
+
+const CEILINGS = {
+  email: RATE_LIMITS.notificationsPerEmailMethod,
+  text: RATE_LIMITS.notificationsPerTextMethod,
+  slack: RATE_LIMITS.notificationsPerSlackMethod,
+} as const;
+
+/** Counts one message of the method; false (logged) when its hourly ceiling is reached. */
+async function withinCeiling(
+  ctx: NotifyContext,
+  notification: ParentNotification,
+  bucket: string,
+  method: keyof typeof CEILINGS,
+): Promise<boolean> {
+  const { limit, windowSeconds } = CEILINGS[method];
+  if (await ctx.services.rateLimit.tryConsume(bucket, limit, windowSeconds)) return true;
+  ctx.log.warn(
+    { trigger: notification.trigger, parentId: notification.parentId, bucket },
+    `parent notification left out: the ${method} method's hourly ceiling is reached`,
+  );
+  return false;
 }
 
 interface Rule {
@@ -225,6 +266,7 @@ async function sendEmail(
     case 'suspendFilterRequestSubmitted':
       return ctx.services.email.send('notify-suspend-filter', to, {
         childName: n.childName,
+        count: n.count ?? 1,
         durationSeconds: n.durationSeconds,
         comment: n.comment,
         url: facts.url,
@@ -233,6 +275,7 @@ async function sendEmail(
     case 'adminChildSecurityEvent':
       return ctx.services.email.send('notify-security-event', to, {
         childName: n.childName,
+        count: n.count ?? 1,
         summary: securityEventSummary(n.event, n.detail),
         explanation: securityEventWording(n.event)?.explanation ?? null,
         url: facts.url,

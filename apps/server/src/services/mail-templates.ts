@@ -26,15 +26,19 @@ export interface TemplateParams {
     url: string;
     fallback?: { settingsUrl: string };
   };
+  /** `count` > 1 (issue 19): the child's requests of one window; duration and comment: the latest's. */
   'notify-suspend-filter': {
     childName: string;
+    count: number;
     durationSeconds: number;
     comment: string | null;
     url: string;
     fallback?: { settingsUrl: string };
   };
+  /** `count` > 1 (issue 19): the child's events of one window; summary and explanation: the latest's. */
   'notify-security-event': {
     childName: string;
+    count: number;
     /** "<words>: <detail>" */
     summary: string;
     explanation: string | null;
@@ -206,22 +210,32 @@ const templates: Templates = {
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
   }),
   'notify-suspend-filter': (
-    { childName, durationSeconds, comment, url, fallback },
+    { childName, count, durationSeconds, comment, url, fallback },
     { appName },
   ) => ({
-    subject: `[${appName}] New suspend filter request from ${childName}`,
+    subject:
+      count === 1
+        ? `[${appName}] New suspend filter request from ${childName}`
+        : `[${appName}] ${count} new suspend filter requests from ${childName}`,
     paragraphs: [
-      `${childName} asked to suspend the filter for ${durationInWords(durationSeconds)}.`,
+      count === 1
+        ? `${childName} asked to suspend the filter for ${durationInWords(durationSeconds)}.`
+        : `${childName} sent ${count} suspension requests. The latest asks to suspend the filter for ${durationInWords(durationSeconds)}.`,
       ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
       'View the details and approve or deny:',
     ],
-    action: { label: 'View the request', url },
+    action: { label: count === 1 ? 'View the request' : 'View the latest request', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
   }),
-  'notify-security-event': ({ childName, summary, explanation, url }, { appName }) => ({
-    subject: `[${appName}] Security event for child: ${childName}`,
+  'notify-security-event': ({ childName, count, summary, explanation, url }, { appName }) => ({
+    subject:
+      count === 1
+        ? `[${appName}] Security event for child: ${childName}`
+        : `[${appName}] ${count} security events for child: ${childName}`,
     paragraphs: [
-      `Received security event: "${summary}" for child ${childName}.`,
+      count === 1
+        ? `Received security event: "${summary}" for child ${childName}.`
+        : `Received ${count} security events for child ${childName}. The latest: "${summary}".`,
       ...(explanation ? [explanation] : []),
     ],
     action: { label: 'View security events', url },

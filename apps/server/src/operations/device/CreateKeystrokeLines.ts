@@ -1,4 +1,5 @@
 import { toDbBool, toDbTime } from '../../db/values.ts';
+import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { newToken } from '../../services/tokens.ts';
@@ -6,7 +7,8 @@ import { newToken } from '../../services/tokens.ts';
 const APP_NAME_MAX = 255;
 
 // server-behaviour §4.3: bulk insert of typed lines (`time` → created_at). NUL characters are
-// replaced by U+FFFD by the router for this operation (replacesNulCharacters below).
+// replaced by U+FFFD by the router for this operation (replacesNulCharacters below). Issue 19: each
+// line is counted against the Mac's and the child's per-minute budget of typed lines.
 const resolver = deviceResolver('CreateKeystrokeLines', async (input, ctx) => {
   if (input.some((entry) => entry.appName.length > APP_NAME_MAX)) {
     throw badRequest(
@@ -16,6 +18,12 @@ const resolver = deviceResolver('CreateKeystrokeLines', async (input, ctx) => {
     );
   }
   if (input.length === 0) return { success: true };
+  await takeDeviceWriteBudget(
+    ctx,
+    'keystrokeLines',
+    { deviceId: ctx.computerUserId, childId: ctx.childId },
+    input.length,
+  );
   const rows = input.map((entry) => ({
     id: newToken(),
     computer_user_id: ctx.computerUserId,

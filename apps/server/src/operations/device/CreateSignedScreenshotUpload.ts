@@ -1,4 +1,5 @@
 import { toDbBool, toDbTime } from '../../db/values.ts';
+import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
 import { screenshotObjectKey, UPLOAD_URL_SECONDS } from '../../services/storage.ts';
@@ -19,6 +20,11 @@ export default deviceResolver('CreateSignedScreenshotUpload', async (input, ctx)
       `A screenshot can be at most ${MAX_SIDE_PX.toLocaleString('en-US')} pixels wide and high.`,
     );
   }
+  // issue 19: screenshots per minute, per Mac and per child
+  await takeDeviceWriteBudget(ctx, 'screenshots', {
+    deviceId: ctx.computerUserId,
+    childId: ctx.childId,
+  });
   const id = newToken();
   const now = ctx.clock.now();
   const createdAt = input.createdAt ? new Date(input.createdAt) : now;

@@ -1,18 +1,24 @@
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
-import { fromDbBool } from '../../db/values.ts';
+import { fromDbBool, toDbTime } from '../../db/values.ts';
+import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { notifyInBackground } from '../../requests/notify.ts';
+import { notifyAboutChild } from '../../requests/notify.ts';
 import { newToken } from '../../services/tokens.ts';
 
 const NOTIFYING_EVENTS: ReadonlySet<string> = new Set(KNOWN_MAC_SECURITY_EVENTS);
 
 // server-behaviour §4.3: the event may concern another computer user of the same parent (e.g. a
 // new macOS account on the same Mac); anything else is dropped without telling the device.
+// Issue 19: budgeted per Mac and per child; the parent's notifications are grouped per child.
 export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
+  await takeDeviceWriteBudget(ctx, 'securityEvents', {
+    deviceId: ctx.computerUserId,
+    childId: ctx.childId,
+  });
   const computerUser = await ctx.db
     .selectFrom('computer_users as cu')
     .innerJoin('children as c', 'c.id', 'cu.child_id')
-    .select(['cu.id', 'cu.is_admin', 'c.id as childId', 'c.name as childName'])
+    .select(['cu.id', 'cu.is_admin', 'c.id as childId'])
     .where('cu.id', '=', input.deviceId)
     .where('c.parent_id', '=', ctx.parentId)
     .executeTakeFirst();
@@ -23,6 +29,7 @@ export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
     );
     return { success: true };
   }
+  const now = ctx.clock.now();
   await ctx.db
     .insertInto('security_events')
     .values({
@@ -32,18 +39,16 @@ export default deviceResolver('LogSecurityEvent', async (input, ctx) => {
       event: input.event,
       detail: input.detail ?? null,
       ip_address: null,
-      created_at: ctx.clock.now().toISOString(),
+      created_at: toDbTime(now),
     })
     .execute();
   // §6.1: a known Mac event of a macOS administrator account notifies the parent (no fallback)
   if (NOTIFYING_EVENTS.has(input.event) && fromDbBool(computerUser.is_admin)) {
-    notifyInBackground(ctx, {
+    notifyAboutChild(ctx, {
       trigger: 'adminChildSecurityEvent',
       parentId: ctx.parentId,
       childId: computerUser.childId,
-      childName: computerUser.childName,
-      event: input.event,
-      detail: input.detail ?? null,
+      at: now,
     });
   }
   return { success: true };

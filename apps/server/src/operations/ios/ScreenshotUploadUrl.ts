@@ -1,4 +1,5 @@
 import { toDbBool, toDbTime } from '../../db/values.ts';
+import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { iosResolver } from '../../pairql/resolver.ts';
 import { screenshotObjectKey, UPLOAD_URL_SECONDS } from '../../services/storage.ts';
@@ -22,6 +23,8 @@ export default iosResolver('ScreenshotUploadUrl', async (input, ctx) => {
       `A screenshot can be at most ${MAX_SIDE_PX.toLocaleString('en-US')} pixels wide and high.`,
     );
   }
+  // issue 19: screenshots per minute, per device and per child
+  await takeDeviceWriteBudget(ctx, 'screenshots', { deviceId: ctx.deviceId, childId: ctx.childId });
   const id = newToken();
   const createdAt = new Date(input.createdAt);
   const objectKey = screenshotObjectKey(ctx.config.mode, ctx.deviceId, createdAt, id);
