@@ -1,7 +1,8 @@
 import type { FilterState, ServerMessage } from '@keyward/contract/device';
 import type { PlainTimeWindow, RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import { afterAll } from 'vitest';
-import { addMs, DAY, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
+import { addMs, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
+import { CONNECTION_CODES } from '../src/services/rate-limit.ts';
 import {
   createTokenService,
   hashToken,
@@ -349,7 +350,7 @@ export async function addConnectionCode(server: TestServer, childId: string): Pr
       id: newToken(),
       code_hash: createTokenService(server.config).hmac(code),
       child_id: childId,
-      expires_at: toDbTime(addMs(now, 2 * DAY)),
+      expires_at: toDbTime(addMs(now, CONNECTION_CODES.lifetimeSeconds * 1000)),
       created_at: toDbTime(now),
     })
     .execute();

@@ -391,6 +391,8 @@ export interface ConnectionCodesTable {
   child_id: string;
   expires_at: Ts;
   created_at: Ts;
+  /** Wrong guesses made anywhere while the code waited (issue 19). */
+  wrong_guesses: ColumnType<number, number | undefined, number>;
 }
 export interface PendingNotificationMethodsTable {
   id: string;

@@ -186,6 +186,8 @@ describe('connection code dialog', () => {
     expect(dialog).toHaveTextContent(
       "The code also works in the Keyward iOS app on Emma's iPhone or iPad.",
     );
+    // issue 19: a code lives an hour (the server's CONNECTION_CODES.lifetimeSeconds)
+    expect(dialog).toHaveTextContent('The code works once and expires in an hour.');
     const getUserCalls = () => calls.filter((call) => call.op === 'GetUser').length;
     const before = getUserCalls();
 
