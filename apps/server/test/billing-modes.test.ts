@@ -22,34 +22,34 @@ const stripeKeys = {
 };
 
 describe('the BILLING setting', () => {
-  test.each<[string, Record<string, string>, string]>([
-    ['production without a Stripe key', { NODE_ENV: 'production' }, 'off'],
-    ['production with a Stripe key', { NODE_ENV: 'production', ...stripeKeys }, 'stripe'],
-    ['development without a key', { NODE_ENV: 'development' }, 'simulator'],
-    ['tests without a key (the e2e server)', { NODE_ENV: 'test' }, 'simulator'],
-    ['development with a key', { NODE_ENV: 'development', ...stripeKeys }, 'stripe'],
-    ['BILLING=off in development', { NODE_ENV: 'development', BILLING: 'off' }, 'off'],
+  test.each<[string, string, Record<string, string>]>([
+    ['production without a Stripe key', 'off', { NODE_ENV: 'production' }],
+    ['production with a Stripe key', 'stripe', { NODE_ENV: 'production', ...stripeKeys }],
+    ['development without a key', 'simulator', { NODE_ENV: 'development' }],
+    ['tests without a key (the e2e server)', 'simulator', { NODE_ENV: 'test' }],
+    ['development with a key', 'stripe', { NODE_ENV: 'development', ...stripeKeys }],
+    ['BILLING=off in development', 'off', { NODE_ENV: 'development', BILLING: 'off' }],
     [
       'BILLING=off beside a Stripe key',
-      { NODE_ENV: 'production', BILLING: 'OFF', ...stripeKeys },
       'off',
+      { NODE_ENV: 'production', BILLING: 'OFF', ...stripeKeys },
     ],
     [
       'BILLING=stripe with its keys',
-      { NODE_ENV: 'production', BILLING: 'stripe', ...stripeKeys },
       'stripe',
+      { NODE_ENV: 'production', BILLING: 'stripe', ...stripeKeys },
     ],
-  ])('%s → %s', (_what, env, billing) => {
+  ])('%s → BILLING=%s', (_what, billing, env) => {
     const config = loadConfig({ ...base, ...env });
     expect(config.billing).toBe(billing);
     expect(config.stripe === undefined).toBe(billing !== 'stripe');
   });
 
-  test.each<[string, Record<string, string>, string]>([
-    ['the simulator in production', { NODE_ENV: 'production', BILLING: 'simulator' }, 'BILLING'],
-    ['stripe without its key', { NODE_ENV: 'production', BILLING: 'stripe' }, 'STRIPE_SECRET_KEY'],
-    ['an unknown value', { NODE_ENV: 'development', BILLING: 'free' }, 'BILLING'],
-  ])('%s stops start-up naming %s', (_what, env, variable) => {
+  test.each<[string, string, Record<string, string>]>([
+    ['the simulator in production', 'BILLING', { NODE_ENV: 'production', BILLING: 'simulator' }],
+    ['stripe without its key', 'STRIPE_SECRET_KEY', { NODE_ENV: 'production', BILLING: 'stripe' }],
+    ['an unknown value', 'BILLING', { NODE_ENV: 'development', BILLING: 'free' }],
+  ])('%s stops start-up naming %s', (_what, variable, env) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrow(
       new RegExp(`^Invalid configuration: ${variable} `),

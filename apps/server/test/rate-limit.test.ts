@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HOUR, MINUTE } from '../src/db/values.ts';
+import { createRateLimiter } from '../src/services/rate-limit.ts';
+import { newToken } from '../src/services/tokens.ts';
 import { createTestServer, type TestServer, uniqueEmail } from './harness.ts';
 
 describe('rate limits (scale 1)', () => {
@@ -63,6 +65,29 @@ describe('rate limits (scale 1)', () => {
       last = result.status;
     }
     expect(last).toBe(429);
+  });
+});
+
+describe('failure budgets reserved before evaluation (issue 19)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
+  });
+  afterAll(async () => server.close());
+
+  test('a refused reservation spends nothing: once the attempts in flight are refunded, the budget is whole', async () => {
+    const limiter = createRateLimiter(server.db, server.clock, 1);
+    const bucket = `test:${newToken()}`;
+    const held = [await limiter.reserve(bucket, 2, 900), await limiter.reserve(bucket, 2, 900)];
+    // refused while two attempts are being evaluated: never evaluated, so never counted
+    for (let i = 0; i < 5; i++) {
+      await expect(limiter.reserve(bucket, 2, 900)).rejects.toMatchObject({ statusCode: 429 });
+    }
+    // both turned out right (not failures)
+    for (const reservation of held) await reservation.refund();
+    const again = [await limiter.reserve(bucket, 2, 900), await limiter.reserve(bucket, 2, 900)];
+    expect(again).toHaveLength(2);
+    await expect(limiter.reserve(bucket, 2, 900)).rejects.toMatchObject({ statusCode: 429 });
   });
 });
 

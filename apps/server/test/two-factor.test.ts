@@ -362,6 +362,38 @@ describe('wrong-code budgets under parallel requests', () => {
     expect(await securityEvents(server, parent.adminId, 'loginFailed')).toHaveLength(10);
   });
 
+  test('a right code typed again within its 30 seconds says so and spends no budget (issue 19)', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { secret } = await enrol(server, parent);
+    const code = await codeAt(server, secret);
+    const first = await server.call(
+      'LoginSecondFactor',
+      { challenge: await challengeFor(server, parent, fromNewIp().headers), code },
+      fromNewIp(),
+    );
+    expect(first.status).toBe(200);
+    // more than the person's budget of wrong codes (10)
+    for (let i = 0; i < 12; i++) {
+      const again = await server.call(
+        'LoginSecondFactor',
+        { challenge: await challengeFor(server, parent, fromNewIp().headers), code },
+        fromNewIp(),
+      );
+      expect([again.status, again.body.id]).toEqual([401, '2fa7d3ba']);
+      expect(again.body.userMessage).toMatch(/^That code was just used\./);
+    }
+    server.clock.advance(30_000);
+    const next = await server.call(
+      'LoginSecondFactor',
+      {
+        challenge: await challengeFor(server, parent, fromNewIp().headers),
+        code: await codeAt(server, secret),
+      },
+      fromNewIp(),
+    );
+    expect(next.status).toBe(200);
+  });
+
   test('50 parallel confirmations with the right code: one turns it on and none spends the wrong-code budget (issue 19)', async () => {
     const parent = await server.signUpVerifiedParent();
     const started = await server.call('StartTotpEnrolment', undefined, { token: parent.token });
