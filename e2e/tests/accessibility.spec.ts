@@ -121,7 +121,7 @@ test('signed-in pages have no serious axe violation', async ({
   mailbox,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   if (!baseURL) throw new Error('no baseURL');
 
   await signInAsNewParent(page, request, mailbox, 'axe');

@@ -49,8 +49,11 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
   // Like the real app, a Mac that just connected reports its filter on at once, so it is not
   // shown Offline (which it would be without a reported state, server-behaviour §4.5).
   expect(connected).toContain('Reported: filter on');
-  const computerRow = page.getByRole('listitem').filter({ hasText: computerName });
-  await expect(computerRow).toContainText('Filter on');
+  // The child's page leads with the child's devices (issue 20).
+  const deviceCard = page
+    .getByRole('region', { name: 'Devices' })
+    .getByRole('article', { name: computerName });
+  await expect(deviceCard).toContainText('Filter on');
 
   // The Mac reports its filter as on again: the children and computers pages show 'Filter on'.
   expect(await mac.ok(['state', 'on'])).toContain('Reported: filter on');
@@ -77,9 +80,7 @@ test('a child, a connected Mac, a pushed setting, offline and a removed connecti
 
   await page.goto(`/children/${childId}`);
   await expect(page.getByRole('heading', { name: childName, exact: true })).toBeVisible();
-  await expect(page.getByRole('listitem').filter({ hasText: computerName })).toContainText(
-    'Filter on',
-  );
+  await expect(deviceCard).toContainText('Filter on');
   const screenshots = page.getByRole('switch', { name: 'Screenshots' });
   await expect(screenshots).toHaveAttribute('aria-checked', 'false');
   const save = page.getByRole('button', { name: 'Save child' });

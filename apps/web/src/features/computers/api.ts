@@ -13,7 +13,7 @@ export const useSaveComputer = () =>
   useDashboardMutation('SaveDevice', {
     toast: { verb: 'save', entity: 'computer' },
     // children show a computer's custom name too
-    invalidates: ['GetDevices', 'GetDevice', 'GetUsers', 'GetUser'],
+    invalidates: ['GetDevices', 'GetDevice', 'GetUsers', 'GetUser', 'GetFamilyDevices'],
   });
 
 export const useLatestAppVersions = () =>
