@@ -197,6 +197,7 @@ describe('unlock requests (CreateUnlockRequests_v3)', () => {
     const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body[0]));
     expect(ids.size).toBe(1);
     expect(await countRows('unlock_requests', mac.computerUserId)).toBe(1);
+    await notificationsDelivered();
 
     // later, the same target again: the pending request's id; a new target: a new row
     server.clock.advance(10 * MINUTE);
