@@ -18,7 +18,7 @@ export default defineConfig({
     firstScreenPreload({
       modules: chunkRoots.app,
       sessionKey: 'admin_token',
-      firstReads: { '/': ['IOSDevices', 'DashboardWidgets'] },
+      firstReads: { '/': ['IOSDevices', 'DashboardWidgets', 'GetFamilyDevices', 'GetInbox'] },
       readsGlobal: '__keywardFirstReads',
     }),
     precompress(),

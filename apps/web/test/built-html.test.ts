@@ -110,6 +110,8 @@ describe('the built index.html (issue 21)', () => {
     expect(home.fetch.mock.calls.map(([url]) => url)).toEqual([
       '/pairql/dashboard/IOSDevices',
       '/pairql/dashboard/DashboardWidgets',
+      '/pairql/dashboard/GetFamilyDevices',
+      '/pairql/dashboard/GetInbox',
     ]);
     expect(home.fetch.mock.calls[0]).toMatchObject([
       expect.any(String),

@@ -58,6 +58,8 @@ describe('the first screen at navigation', () => {
     expect(events).toEqual([
       'IOSDevices requested with token-1',
       'DashboardWidgets requested with token-1',
+      'GetFamilyDevices requested with token-1',
+      'GetInbox requested with token-1',
     ]);
     await flush();
     expect(events).toContain('DashboardPage chunk evaluated');

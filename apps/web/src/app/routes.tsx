@@ -142,7 +142,7 @@ export const routes: RouteObject[] = [
 /** The input-less reads a page renders first, asked for with its chunk (lib/api/early-fetch.ts). */
 const firstReads = new Map<Page, Parameters<typeof startEarlyCalls>[0]>([
   [AuthenticatedLayout, ['IOSDevices']],
-  [DashboardPage, ['DashboardWidgets']],
+  [DashboardPage, ['DashboardWidgets', 'GetFamilyDevices', 'GetInbox']],
 ]);
 
 /**
