@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ChildText } from '../src/components/ui/ChildText';
+import { itemOf } from '../src/features/inbox/test-fixtures';
 import { UnlockRequestCard } from '../src/features/unlock-requests/UnlockRequestCard';
 import {
   EMMA_ID,
@@ -105,5 +106,32 @@ describe('where children’s text is shown', () => {
         selector: 'bdi',
       }),
     ).toHaveClass('wrap-anywhere');
+  });
+
+  test('the inbox of waiting requests', async () => {
+    fakeServer((op) => {
+      if (op === 'GetInbox') {
+        return {
+          body: {
+            items: [
+              itemOf({
+                id: 'a1000000-0000-4000-8000-000000000003',
+                childName: 'Emma',
+                minutesAgo: 2,
+                target: `https://example.com/${RLO}fdp.exe`,
+                comment: `${LONG}${RLO}gnp.exe`,
+              }),
+            ],
+          },
+        };
+      }
+      return { body: [] };
+    });
+    renderApp('/inbox');
+    expect(await screen.findByText(`“${LONG}gnp.exe”`, { selector: 'bdi' })).toHaveClass(
+      'wrap-anywhere',
+    );
+    childTextOf('https://example.com/fdp.exe');
+    expect(document.body.textContent).not.toContain(RLO);
   });
 });

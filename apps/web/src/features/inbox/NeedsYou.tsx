@@ -1,5 +1,6 @@
 import type { InboxItem } from '@keyward/contract/shared';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
+import { displayableChildText } from '@keyward/domain/child-text';
 import { timeAgo } from '@keyward/domain/wording';
 import {
   CheckCircleIcon,
@@ -12,6 +13,7 @@ import { useEffect, useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ChildText } from '../../components/ui/ChildText';
 import { SuspensionDecisionForm } from '../suspension/SuspensionDecisionForm';
 import {
   groupByChild,
@@ -153,10 +155,11 @@ function InboxRow({
 }) {
   const DeviceIcon = item.device.kind === 'mac' ? ComputerDesktopIcon : DevicePhoneMobileIcon;
   const KindIcon = item.case === 'suspension' ? PauseCircleIcon : LockOpenIcon;
+  // the address, app, device name and comment come from the child's device (issue 19)
   const headline =
     item.case === 'suspension'
       ? `Wants the filter off for ${suspensionDurationLabel(item.requestedDurationInSeconds)}`
-      : `Asks to unlock ${item.target}`;
+      : `Asks to unlock ${displayableChildText(item.target)}`;
   return (
     <article
       aria-label={`${item.childName}: ${headline}`}
@@ -165,24 +168,32 @@ function InboxRow({
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <KindIcon className="hidden h-6 w-6 shrink-0 text-violet-600 sm:block" aria-hidden="true" />
         <div className="min-w-0 flex-1">
-          <p className="font-medium break-words text-slate-900">{headline}</p>
+          <p className="font-medium text-slate-900">
+            {item.case === 'suspension' ? (
+              headline
+            ) : (
+              <>
+                Asks to unlock <ChildText text={item.target} />
+              </>
+            )}
+          </p>
           <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-slate-600">
             <span className="inline-flex items-center gap-1">
               <DeviceIcon className="h-3.5 w-3.5" aria-hidden="true" />
-              {item.device.name}
+              <ChildText text={item.device.name} />
             </span>
             <span aria-hidden="true">·</span>
             <time dateTime={item.createdAt}>{timeAgo(item.createdAt, now)}</time>
             {item.case === 'unlock' && item.appName && (
               <>
                 <span aria-hidden="true">·</span>
-                <span>{item.appName}</span>
+                <ChildText text={item.appName} />
               </>
             )}
           </p>
           {item.requestComment && (
-            <p className="mt-1 text-sm break-words text-slate-700 italic">
-              “{item.requestComment}”
+            <p className="mt-1 text-sm text-slate-700 italic">
+              <ChildText text={`“${item.requestComment}”`} />
             </p>
           )}
         </div>

@@ -7,6 +7,7 @@ import {
 import { timeAgo } from '@keyward/domain/wording';
 import { useParams } from 'react-router';
 import { Card } from '../../components/ui/Card';
+import { ChildText } from '../../components/ui/ChildText';
 import { DetailRow } from '../../components/ui/DetailRow';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { RequestStatusBadge } from '../../components/ui/RequestStatusBadge';
@@ -77,7 +78,9 @@ function RequestSummary({ request, now }: { request: SuspendFilterRequest; now: 
       )}
       {request.requestComment && (
         <DetailRow label="Comment">
-          <span className="italic">“{request.requestComment}”</span>
+          <span className="italic">
+            <ChildText text={`“${request.requestComment}”`} />
+          </span>
         </DetailRow>
       )}
     </dl>
