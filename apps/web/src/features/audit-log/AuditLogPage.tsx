@@ -3,6 +3,7 @@ import { useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ChildText } from '../../components/ui/ChildText';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
@@ -94,7 +95,10 @@ export default function AuditLogPage() {
           <ol className="divide-y divide-slate-100" aria-label="Audit log entries">
             {log.data.entries.map((entry) => (
               <li key={entry.id} className="py-3">
-                <p className="text-sm text-slate-900">{entry.summary}</p>
+                <p className="text-sm text-slate-900">
+                  {/* quotes what children's devices sent (addresses, comments): issue 19 */}
+                  <ChildText text={entry.summary} />
+                </p>
                 <p className="mt-1 text-xs text-slate-500">
                   <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time> ·{' '}
                   {operationWords(entry.operation)}
