@@ -1,5 +1,5 @@
 import type { BlockRule } from '@keyward/contract/shared';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { IOS_BLOCK_GROUPS } from '../src/db/migrations/0005_ios_block_groups.ts';
 import {

@@ -299,7 +299,9 @@ async function appManifest(db: Db): Promise<AppManifest> {
   for (const app of apps) {
     manifest.apps[app.slug] = [];
     manifest.displayNames[app.slug] = app.name;
-    if (app.category) (manifest.categories[app.category] ??= []).push(app.slug);
+    if (app.category) {
+      manifest.categories[app.category] = [...(manifest.categories[app.category] ?? []), app.slug];
+    }
   }
   for (const row of bundleIds) {
     const slug = slugOf.get(row.identified_app_id);
