@@ -392,8 +392,11 @@ export function deviceKindSource(kind: DeviceKind): DeviceKindSource {
   return source;
 }
 
-const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
-  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id);
+/** Newest first, then by id (the order of every list of requests). */
+export const newestFirst = (
+  a: { createdAt: string; id: string },
+  b: { createdAt: string; id: string },
+) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id));
 
 /** Every request waiting for the parent, of every kind of device, newest first. */
 export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<InboxItem[]> {
@@ -414,12 +417,10 @@ export async function loadFamilyDevices(db: Db, scope: DeviceScope): Promise<Fam
     const key = `${item.device.kind}/${item.device.id}`;
     pendingOf.set(key, (pendingOf.get(key) ?? 0) + 1);
   }
-  return perKind
-    .flat()
-    .map((device) => ({
-      ...device,
-      pendingRequests: pendingOf.get(`${device.kind}/${device.id}`) ?? 0,
-    }));
+  return perKind.flat().map((device) => ({
+    ...device,
+    pendingRequests: pendingOf.get(`${device.kind}/${device.id}`) ?? 0,
+  }));
 }
 
 /** A suspension request of the parent's children made on any kind of device, or undefined. */

@@ -1,5 +1,4 @@
-import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
-import { toDbTime } from '../../db/values.ts';
+import { deviceKindSource, newestFirst } from '../../devices/family-devices.ts';
 import { customRules, enabledGroupIds, policyDomains } from '../../ios/rules.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { ownedIosDevice } from '../ownership.ts';
@@ -15,16 +14,16 @@ export default dashboardResolver('GetIOSDevice', async (id, ctx) => {
     .select(['id', 'name'])
     .orderBy('name')
     .execute();
-  const since = toDbTime(new Date(ctx.clock.now().getTime() - SUSPENSION_REQUEST_EXPIRY_MS));
-  const pending = await ctx.db
-    .selectFrom('ios_suspend_filter_requests')
-    .select(['id', 'created_at', 'duration', 'request_comment'])
-    .where('device_id', '=', device.id)
-    .where('status', '=', 'pending')
-    .where('created_at', '>=', since)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute();
+  // the requests still decidable, as every kind of device has them (issue 20)
+  const pending = (
+    await deviceKindSource('ios').pendingRequests(ctx.db, {
+      parentId: ctx.parentId,
+      now: ctx.clock.now(),
+      childId: device.child_id,
+    })
+  )
+    .filter((item) => item.case === 'suspension' && item.device.id === device.id)
+    .sort(newestFirst);
   return {
     childName: device.child_name,
     deviceType: device.device_type,
@@ -35,11 +34,17 @@ export default dashboardResolver('GetIOSDevice', async (id, ctx) => {
     webPolicyDomains: await policyDomains(ctx.db, device.id),
     customBlockRules: await customRules(ctx.db, device.id),
     childId: device.child_id,
-    pendingSuspensionRequests: pending.map((row) => ({
-      id: row.id,
-      createdAt: row.created_at,
-      duration: row.duration,
-      ...(row.request_comment === null ? {} : { comment: row.request_comment }),
-    })),
+    pendingSuspensionRequests: pending.flatMap((item) =>
+      item.case === 'suspension'
+        ? [
+            {
+              id: item.id,
+              createdAt: item.createdAt,
+              duration: item.requestedDurationInSeconds,
+              ...(item.requestComment === undefined ? {} : { comment: item.requestComment }),
+            },
+          ]
+        : [],
+    ),
   };
 });
