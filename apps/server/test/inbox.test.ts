@@ -21,7 +21,7 @@ const { server, alice, bob } = await serverWithParents();
 const dashboard = (parent: Parent, op: string, input?: unknown) =>
   server.call(op, input, { token: parent.token });
 
-async function connectIpad(parent: Parent, childId: string) {
+async function connectIpad(childId: string) {
   const code = await addConnectionCode(server, childId);
   const result = await server.call(
     'ConnectDevice',
@@ -61,9 +61,9 @@ await server.db
   .set({ name: 'Emma' })
   .where('id', '=', emma.childId)
   .execute();
-const emmasIpad = await connectIpad(alice, emma.childId);
+const emmasIpad = await connectIpad(emma.childId);
 const noahId = await addChild(server, alice.adminId, { name: 'Noah' });
-const noahsIpad = await connectIpad(alice, noahId);
+const noahsIpad = await connectIpad(noahId);
 const bobsMac = await connectedMac(server, bob.adminId);
 
 describe('GetInbox', () => {

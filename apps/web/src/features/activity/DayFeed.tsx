@@ -329,12 +329,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         </>
       )}
       <ScreenshotViewer screenshot={openScreenshot} onClose={closeViewer} />
-      <p
-        className="sr-only"
-        aria-live="polite"
-        aria-atomic="true"
-       
-      >
+      <p className="sr-only" aria-live="polite" aria-atomic="true">
         {announcement}
       </p>
       <ConfirmationModal

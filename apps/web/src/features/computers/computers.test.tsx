@@ -1,5 +1,5 @@
 import type { Device } from '@keyward/contract/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { fakeServer, loggedIn, renderApp, serverError } from '../../../test/helpers';
