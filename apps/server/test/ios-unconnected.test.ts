@@ -152,6 +152,8 @@ describe('BlockRules_v2', () => {
         { token: alice.token },
       );
       expect(saved.status).toBe(200);
+      // a device's own rules come in the order they were made
+      server.clock.advance(1000);
     }
     const disabledGroups = ALL_APP_GROUPS.filter((g) => g !== 'ads');
     const ask = (vendorId: string) =>
