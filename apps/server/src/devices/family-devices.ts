@@ -3,7 +3,7 @@ import { describeModel } from '@keyward/domain/device-models';
 import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
 import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
 import type { Db } from '../db/database.ts';
-import { fromDbBool, toDbTime } from '../db/values.ts';
+import { fromDbBool, toDbJson, toDbTime } from '../db/values.ts';
 import { unlockRequestTarget } from './resolved-requests.ts';
 import { computerUserStatuses } from './status.ts';
 
@@ -67,6 +67,34 @@ export interface DeviceKindSource {
    * decided first). Runs inside the caller's transaction.
    */
   recordSuspensionDecision(db: Db, id: string, change: SuspensionDecisionChange): Promise<boolean>;
+  /** the child's side: this device's pending suspension requests (inside the caller's transaction) */
+  pendingSuspensions(db: Db, deviceId: string): Promise<{ id: string; createdAt: string }[]>;
+  /** stores a new pending suspension request of this device (inside the caller's transaction) */
+  insertSuspensionRequest(db: Db, request: NewSuspensionRequest): Promise<void>;
+}
+
+export interface NewSuspensionRequest {
+  id: string;
+  /** the computer-user id of a Mac, the device id of an iOS device */
+  deviceId: string;
+  /** seconds */
+  duration: number;
+  requestComment: string | null;
+  at: string;
+}
+
+/** This kind's pending suspension requests of one device. */
+function pendingSuspensionsIn(
+  table: 'mac_suspend_filter_requests' | 'ios_suspend_filter_requests',
+  deviceColumn: 'computer_user_id' | 'device_id',
+) {
+  return (db: Db, deviceId: string) =>
+    db
+      .selectFrom(table)
+      .select(['id', 'created_at as createdAt'])
+      .where(deviceColumn, '=', deviceId)
+      .where('status', '=', 'pending')
+      .execute();
 }
 
 const decidableSince = (now: Date) =>
@@ -269,6 +297,27 @@ const macSource: DeviceKindSource = {
       .executeTakeFirst();
     return updated !== undefined;
   },
+
+  pendingSuspensions: pendingSuspensionsIn('mac_suspend_filter_requests', 'computer_user_id'),
+
+  async insertSuspensionRequest(db, request) {
+    await db
+      .insertInto('mac_suspend_filter_requests')
+      .values({
+        id: request.id,
+        computer_user_id: request.deviceId,
+        status: 'pending',
+        // the only scope the Mac app asks for in this version
+        scope: toDbJson({ type: 'unrestricted' }),
+        duration: request.duration,
+        request_comment: request.requestComment,
+        response_comment: null,
+        extra_monitoring: null,
+        created_at: request.at,
+        updated_at: request.at,
+      })
+      .execute();
+  },
 };
 
 // ---- iPhones and iPads ----
@@ -380,6 +429,24 @@ const iosSource: DeviceKindSource = {
       .returning('id')
       .executeTakeFirst();
     return updated !== undefined;
+  },
+
+  pendingSuspensions: pendingSuspensionsIn('ios_suspend_filter_requests', 'device_id'),
+
+  async insertSuspensionRequest(db, request) {
+    await db
+      .insertInto('ios_suspend_filter_requests')
+      .values({
+        id: request.id,
+        device_id: request.deviceId,
+        status: 'pending',
+        duration: request.duration,
+        request_comment: request.requestComment,
+        response_comment: null,
+        created_at: request.at,
+        updated_at: request.at,
+      })
+      .execute();
   },
 };
 
