@@ -12,6 +12,7 @@ type UnsavedChangesBarProps = {
   onCancel: () => void;
   /** Shown at the start of the row while nothing changed (e.g. a Delete button). */
   start?: ReactNode;
+  className?: string;
 };
 
 /**
@@ -28,6 +29,7 @@ export function UnsavedChangesBar({
   onSave,
   onCancel,
   start,
+  className,
 }: UnsavedChangesBarProps) {
   return (
     <section
@@ -36,6 +38,7 @@ export function UnsavedChangesBar({
         isChanged
           ? 'sticky bottom-3 z-20 rounded-2xl bg-white px-4 py-3 shadow-lg ring-1 ring-violet-200 sm:bottom-4'
           : 'border-t border-slate-200 pt-6',
+        className,
       )}
     >
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">

@@ -197,30 +197,34 @@ function ChildEditor({
   return (
     <>
       <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
-      {overview && <div className="mb-10 max-w-5xl">{overview}</div>}
-      <div className="max-w-3xl space-y-6">
-        {overview && (
-          <h2 className="border-t border-slate-200 pt-6 text-xl font-bold text-slate-900">
-            Settings
-          </h2>
-        )}
-        <NameSection state={state} errors={errors} dispatch={dispatch} />
-        <ComputersSection
-          devices={child.devices}
-          onAddComputer={onAddComputer}
-          onDeleteConnection={setConnectionToDelete}
-        />
-        <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
-        <DowntimeSection state={state} dispatch={dispatch} />
-        <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
-        <ChildKeychainsSection
-          childName={child.name}
-          keychains={state.draft.keychains}
-          loadedKeychains={child.keychains}
-          onChange={(keychains) => dispatch({ type: 'keychainsChanged', keychains })}
-        />
+      {/* the bar's sticky container is the whole page, so it stays in sight over the overview too */}
+      <div className="space-y-6">
+        {overview && <div className="mb-10 max-w-5xl">{overview}</div>}
+        <div className="max-w-3xl space-y-6">
+          {overview && (
+            <h2 className="border-t border-slate-200 pt-6 text-xl font-bold text-slate-900">
+              Settings
+            </h2>
+          )}
+          <NameSection state={state} errors={errors} dispatch={dispatch} />
+          <ComputersSection
+            devices={child.devices}
+            onAddComputer={onAddComputer}
+            onDeleteConnection={setConnectionToDelete}
+          />
+          <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
+          <DowntimeSection state={state} dispatch={dispatch} />
+          <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
+          <ChildKeychainsSection
+            childName={child.name}
+            keychains={state.draft.keychains}
+            loadedKeychains={child.keychains}
+            onChange={(keychains) => dispatch({ type: 'keychainsChanged', keychains })}
+          />
+        </div>
 
         <UnsavedChangesBar
+          className="max-w-3xl"
           isChanged={isChanged}
           saveLabel="Save child"
           canSave={canSave(state)}
