@@ -51,7 +51,8 @@ describe('CreatePendingAppConnection', () => {
     const inTime = (await createCode(alice, childId)).body.code;
     const late = (await createCode(alice, childId)).body.code;
     server.clock.advance(59 * MINUTE);
-    expect((await connectUser(server, inTime, newMac())).status).toBe(200);
+    const inTimeResult = await connectUser(server, inTime, newMac());
+    expect(inTimeResult.status, JSON.stringify(inTimeResult.body)).toBe(200);
     server.clock.advance(MINUTE);
     const expired = await connectUser(server, late, newMac());
     expect(expired.status).toBe(401);
