@@ -1,3 +1,4 @@
+import { DeviceApiError } from './api.ts';
 import jpeg from 'jpeg-js';
 
 // Real JPEG bytes for `screenshot` and `activity`: a generated "desktop" (menu bar, a window in a
@@ -70,4 +71,28 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const a = s * Math.min(l, 1 - l);
   const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
   return [Math.round(f(0) * 255), Math.round(f(8) * 255), Math.round(f(4) * 255)];
+}
+
+/** PUTs a JPEG to a signed upload URL, as the apps do; a refusal is a DeviceApiError. */
+export async function putJpeg(uploadUrl: string, image: Jpeg, signal?: AbortSignal): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'image/jpeg' },
+      body: image.bytes,
+      signal,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DeviceApiError(`Could not upload the screenshot: ${reason}`);
+  }
+  if (!response.ok) {
+    const text = await response.text();
+    throw new DeviceApiError(
+      `The screenshot upload was refused (HTTP ${response.status}): ${text.slice(0, 300)}`,
+      undefined,
+      response.status,
+    );
+  }
 }

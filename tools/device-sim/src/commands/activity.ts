@@ -1,9 +1,8 @@
 import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { readFile } from 'node:fs/promises';
-import { DeviceApiError } from '../api.ts';
 import { parseInteger, UsageError } from '../args.ts';
 import { type CommandContext, EXIT, type ExitCode } from '../io.ts';
-import { generateScreenshotJpeg, type Jpeg, jpegSize } from '../jpeg.ts';
+import { generateScreenshotJpeg, type Jpeg, jpegSize, putJpeg } from '../jpeg.ts';
 import { type Connected, loadConnected } from './shared.ts';
 
 // What the Mac records for the parent to review (server-behaviour §4.3, §7.1): screenshots, uploaded
@@ -23,26 +22,7 @@ export async function uploadScreenshot(
     filterSuspended: options.filterSuspended,
     createdAt: toSwiftReferenceSeconds(options.createdAt),
   });
-  let response: Response;
-  try {
-    response = await fetch(uploadUrl, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'image/jpeg' },
-      body: image.bytes,
-      signal: options.signal,
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DeviceApiError(`Could not upload the screenshot: ${reason}`);
-  }
-  if (!response.ok) {
-    const text = await response.text();
-    throw new DeviceApiError(
-      `The screenshot upload was refused (HTTP ${response.status}): ${text.slice(0, 300)}`,
-      undefined,
-      response.status,
-    );
-  }
+  await putJpeg(uploadUrl, image, options.signal);
   return { webUrl };
 }
 

@@ -27,7 +27,7 @@ import {
   loadIosState,
   saveIosState,
 } from '../ios.ts';
-import { generateScreenshotJpeg, type Jpeg, jpegSize } from '../jpeg.ts';
+import { generateScreenshotJpeg, type Jpeg, jpegSize, putJpeg } from '../jpeg.ts';
 import { NotConnectedError } from './shared.ts';
 
 // `ios <command>`: plays a child's iPhone or iPad against the iOS device API, with its own state
@@ -233,26 +233,7 @@ async function screenshot(ctx: CommandContext, file: string): Promise<ExitCode> 
     height: image.height,
     createdAt: toSwiftReferenceSeconds(ctx.now()),
   });
-  let response: Response;
-  try {
-    response = await fetch(uploadUrl, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'image/jpeg' },
-      body: image.bytes,
-      signal: ctx.signal,
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DeviceApiError(`Could not upload the screenshot: ${reason}`);
-  }
-  if (!response.ok) {
-    const text = await response.text();
-    throw new DeviceApiError(
-      `The screenshot upload was refused (HTTP ${response.status}): ${text.slice(0, 300)}`,
-      undefined,
-      response.status,
-    );
-  }
+  await putJpeg(uploadUrl, image, ctx.signal);
   ctx.print(
     `uploaded a ${image.width}×${image.height} screenshot (${image.bytes.length} bytes) taken during a suspension`,
   );
