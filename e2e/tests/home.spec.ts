@@ -175,6 +175,43 @@ test('the demo family’s home page shows every widget', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Announcement' })).toHaveCount(0);
 });
 
+test('a signed-in home load asks for its data before its code has arrived (issue 21)', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await logInAsDemo(page);
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  // an ordering, not a timing: every script a little slow, so the order is the page's own
+  const sent: { url: string; at: number }[] = [];
+  const finished = new Map<string, number>();
+  let clock = 0;
+  page.on('request', (request) => sent.push({ url: request.url(), at: clock++ }));
+  page.on('requestfinished', (request) => finished.set(request.url(), clock++));
+  await page.route('**/assets/*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await route.continue();
+  });
+  await page.goto(`${demoUrl}/`);
+  await expect(card(page, 'Children').getByRole('link', { name: /Sam/ })).toBeVisible();
+
+  const widgets = sent.find(({ url }) => url.endsWith('/pairql/dashboard/DashboardWidgets'));
+  expect(widgets, 'the home page sent DashboardWidgets').toBeDefined();
+  const scripts = sent.filter(({ url }) => /\/assets\/[^/]+\.js$/.test(url));
+  // the app chunk (the signed-in shell and home page) is preloaded from the HTML, not found later
+  const appChunk = scripts.find(({ url }) => /\/assets\/app-[\w-]+\.js$/.test(url));
+  expect(appChunk, 'the app chunk was loaded').toBeDefined();
+  const lastScriptDone = Math.max(...scripts.map(({ url }) => finished.get(url) ?? -1));
+  expect(widgets?.at).toBeLessThan(lastScriptDone);
+  expect(widgets?.at).toBeLessThan(finished.get(appChunk?.url ?? '') ?? -1);
+  // the HTML's own inline script is allowed by the policy (by its hash)
+  expect(violations).toEqual([]);
+  // and the page did not ask twice
+  expect(sent.filter(({ url }) => url.endsWith('/DashboardWidgets'))).toHaveLength(1);
+});
+
 test('the demo family’s security feed shows Mac and account events with locations', async ({
   page,
 }) => {

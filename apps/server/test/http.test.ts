@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,10 +11,14 @@ const SECOND = 'http://localhost:5173';
 
 let server: TestServer;
 let webDist: string;
+const INLINE_SCRIPT = "(function(){window.first='screen'})();";
 beforeAll(async () => {
   webDist = mkdtempSync(path.join(tmpdir(), 'keyward-web-'));
   mkdirSync(path.join(webDist, 'assets'));
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Keyward SPA</title>');
+  writeFileSync(
+    path.join(webDist, 'index.html'),
+    `<!doctype html><head><meta charset="UTF-8"><script>${INLINE_SCRIPT}</script><script type="module" src="/assets/app-abc123.js"></script><title>Keyward SPA</title>`,
+  );
   writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(webDist, 'favicon.svg'), '<svg/>');
   server = await createTestServer({
@@ -156,6 +161,14 @@ describe('SPA', () => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    // the page's own inline script (the first-screen preload), allowed by its hash and nothing else
+    const hash = createHash('sha256').update(INLINE_SCRIPT).digest('base64');
+    expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe(`'self' 'sha256-${hash}'`);
+    const deep = await server.app.inject({ method: 'GET', url: '/children/abc' });
+    expect(deep.headers['content-security-policy']).toBe(csp);
+    // an API answer's policy allows no inline script at all
+    const api = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(String(api.headers['content-security-policy'])).not.toContain('sha256-');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     // the same answer as frame-ancestors 'none'
     expect(csp).toContain("frame-ancestors 'none'");

@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
 // Issue 21: the signed-in shell's chunks (react-query, the layout, the home page: the `app` group
 // of build/chunks.ts) start downloading with the HTML, not after the entry has arrived and run.
-// index.html is the same for every path and the CSP allows no inline script, so a tiny script
-// file, loaded `async` from the HTML, adds their <link rel="modulepreload"> when the browser holds
+// index.html is the same for every path, so a tiny script inlined in its head (no file to fetch:
+// as a file it shared the link with the entry and ran half a second late on a phone; the server
+// allows exactly this script by its hash in the CSP, http/spa.ts) adds their
+// <link rel="modulepreload"> when the browser holds
 // a session (then the visit is, or soon becomes, a signed-in page), and on the home page it sends
 // the page's first reads too. /login and the other public pages of a visitor without a session
 // download nothing more. The entry does the rest (app/first-screen.ts: the page's own chunk and
@@ -81,7 +82,7 @@ export function firstScreenPreload({
   /** HTML_READS_GLOBAL of lib/api/early-fetch.ts. */
   readsGlobal: string;
 }): Plugin {
-  let scriptFile: string | undefined;
+  let source: string | undefined;
   let base = '/';
   return {
     name: 'keyward-first-screen-preload',
@@ -92,27 +93,23 @@ export function firstScreenPreload({
     generateBundle(_options, bundle) {
       const files = shellFiles(bundle, modules);
       if (files.length === 0) return;
-      const source = preloadScript({
+      source = preloadScript({
         files: files.map((file) => path.posix.join(base, file).replace(/^\//, '')),
         sessionKey,
         firstReads,
         readsGlobal,
       });
-      const hash = createHash('sha256').update(source).digest('base64url').slice(0, 8);
-      scriptFile = `assets/first-screen-${hash}.js`;
-      this.emitFile({ type: 'asset', fileName: scriptFile, source });
     },
     transformIndexHtml: {
       order: 'post',
-      handler() {
-        if (!scriptFile) return [];
-        return [
-          {
-            tag: 'script',
-            attrs: { async: true, src: path.posix.join(base, scriptFile) },
-            injectTo: 'head',
-          },
-        ];
+      handler(html) {
+        if (!source) return html;
+        // right after <meta charset>: before any stylesheet (a script after one would wait for it)
+        // and before the entry's own tags, so it runs as soon as the head arrives
+        const charset = /<meta charset="[^"]*"\s*\/?>/i;
+        if (!charset.test(html))
+          throw new Error('index.html needs a <meta charset> first in <head>');
+        return html.replace(charset, (tag) => `${tag}\n    <script>${source?.trimEnd()}</script>`);
       },
     },
   };

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -51,6 +52,46 @@ function hasCompressedCopy(filePath: string): boolean {
   return has;
 }
 
+/**
+ * The CSP sources of the inline scripts of an HTML page ('sha256-…' of each one's exact text): the
+ * dashboard's index.html carries one small script of its own (apps/web/build/first-screen-preload.ts)
+ * which the policy allows by its hash, never by 'unsafe-inline'.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attributes, text]) => !/\bsrc\s*=/i.test(attributes ?? '') && text)
+    .map(
+      ([, , text]) =>
+        `'sha256-${createHash('sha256')
+          .update(text ?? '')
+          .digest('base64')}'`,
+    );
+}
+
+/** `policy` with `sources` added to its script-src directive. */
+export function allowScripts(policy: string, sources: readonly string[]): string {
+  if (sources.length === 0) return policy;
+  return policy
+    .split(';')
+    .map((directive) =>
+      directive.trim().startsWith('script-src ') ? `${directive} ${sources.join(' ')}` : directive,
+    )
+    .join(';');
+}
+
+/** The inline-script hashes of index.html, read again only when the file changes (a new build). */
+function indexScriptHashes(indexFile: string) {
+  let cached: { mtimeMs: number; hashes: string[] } | undefined;
+  return async (): Promise<string[]> => {
+    const mtimeMs = statSync(indexFile, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return [];
+    if (cached?.mtimeMs !== mtimeMs) {
+      cached = { mtimeMs, hashes: inlineScriptHashes(await readFile(indexFile, 'utf8')) };
+    }
+    return cached.hashes;
+  };
+}
+
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   if (existsSync(webDist)) {
     await app.register(fastifyStatic, {
@@ -75,7 +116,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   }
 
   const indexFile = path.join(webDist, 'index.html');
+  const scriptHashes = indexScriptHashes(indexFile);
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string') {
+      reply.header('content-security-policy', allowScripts(policy, await scriptHashes()));
+    }
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding && existsSync(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`)) {
       const compressed = await readFile(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`);
