@@ -16,6 +16,11 @@
 //   npm run bench -- --phone                 build, then measure
 //   npm run bench -- --phone --no-build      measure the existing build (BENCH_WEB_DIST)
 //   npm run bench -- --phone --runs 9 --json one JSON line with every run at the end
+//   npm run bench -- --phone --reference DIR also load another build of a dashboard that speaks
+//                                            the same wire (e.g. the reference product's, built
+//                                            beside the repo, never committed) from a second
+//                                            server on the same database, alternating loads with
+//                                            ours, and print the ratios (ours / theirs)
 
 import { loadavg } from 'node:os';
 import { benchEnv, seed, startServer } from './bench-server.mjs';
@@ -236,10 +241,15 @@ function summarise(name, runs) {
 }
 
 /** Measures; prints a table; returns the summaries (and every run). */
-export async function measurePhone({ dist, runs = 5, json = false }) {
+export async function measurePhone({ dist, runs = 5, json = false, reference }) {
   const { chromium } = await import('@playwright/test');
   const bench = benchEnv({ env: { WEB_DIST: dist } });
   const server = await startServer(bench.env);
+  // the other build, served by a second server process on the same data directory and database
+  // (its files precompressed as it ships them, e.g. `.gz` beside each text file)
+  const other = reference
+    ? await startServer({ ...bench.env, WEB_DIST: reference }, { name: 'reference server' })
+    : undefined;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -247,19 +257,23 @@ export async function measurePhone({ dist, runs = 5, json = false }) {
   const loadBefore = loadavg();
   try {
     const family = await seed(bench.env, 'home');
-    const pages = [
+    const pagesOf = (origin, label) => [
       {
-        name: '/login: email field',
-        url: `${server.url}/login`,
+        name: `${label}/login: email field`,
+        url: `${origin}/login`,
         target: { kind: 'selector', value: 'input[type="email"]' },
       },
       {
-        name: "home: child's name",
-        url: `${server.url}/`,
+        name: `${label}home: child's name`,
+        url: `${origin}/`,
         target: { kind: 'text', value: family.childName },
         signIn: { id: family.adminId, token: family.adminToken },
       },
     ];
+    // alternating: our /login, theirs, our home, theirs
+    const pages = other
+      ? pagesOf(server.url, '').flatMap((page, i) => [page, pagesOf(other.url, 'ref ')[i]])
+      : pagesOf(server.url, '');
     // one load of each first, not counted: the server's first answers (cold caches) are slower
     for (const page of pages) await loadOnce(browser, page);
     const results = pages.map(() => []);
@@ -268,7 +282,7 @@ export async function measurePhone({ dist, runs = 5, json = false }) {
         const result = await loadOnce(browser, page);
         results[i].push(result);
         console.log(
-          `  ${page.name.padEnd(22)} run ${run + 1}: ${result.usefulMs.toFixed(0).padStart(5)} ms, ` +
+          `  ${page.name.padEnd(26)} run ${run + 1}: ${result.usefulMs.toFixed(0).padStart(5)} ms, ` +
             `${result.requests} requests (${result.jsFiles} JS), ${result.kb.toFixed(1)} KB, ` +
             `chain ${result.chain}: ${result.chainPaths.join(' → ')}` +
             (result.dataRequests.length
@@ -285,22 +299,35 @@ export async function measurePhone({ dist, runs = 5, json = false }) {
         `median (min–max) of ${runs} cold loads each`,
     );
     console.log(
-      `${'page'.padEnd(22)} ${'useful ms'.padStart(18)} ${'FCP ms'.padStart(18)} ${'requests'.padStart(12)} ${'JS files'.padStart(12)} ${'KB on wire'.padStart(18)} ${'JS KB'.padStart(18)} ${'chain'.padStart(10)}`,
+      `${'page'.padEnd(26)} ${'useful ms'.padStart(18)} ${'FCP ms'.padStart(18)} ${'requests'.padStart(12)} ${'JS files'.padStart(12)} ${'KB on wire'.padStart(18)} ${'JS KB'.padStart(18)} ${'chain'.padStart(10)}`,
     );
     for (const s of summaries) {
       console.log(
-        `${s.name.padEnd(22)} ${s.usefulMs.text.padStart(18)} ${s.fcpMs.text.padStart(18)} ${s.requests.text.padStart(12)} ${s.jsFiles.text.padStart(12)} ${s.kb.text.padStart(18)} ${s.jsKb.text.padStart(18)} ${s.chain.text.padStart(10)}`,
+        `${s.name.padEnd(26)} ${s.usefulMs.text.padStart(18)} ${s.fcpMs.text.padStart(18)} ${s.requests.text.padStart(12)} ${s.jsFiles.text.padStart(12)} ${s.kb.text.padStart(18)} ${s.jsKb.text.padStart(18)} ${s.chain.text.padStart(10)}`,
       );
     }
     console.log(
       `load average (1, 5, 15 min): before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, ` +
         `after ${loadAfter.map((v) => v.toFixed(2)).join(' ')}`,
     );
+    if (other) {
+      console.log('\nOurs / reference (medians):');
+      for (let i = 0; i < summaries.length; i += 2) {
+        const [ours, theirs] = [summaries[i], summaries[i + 1]];
+        const ratio = (key) => (ours[key].median / theirs[key].median).toFixed(2);
+        console.log(
+          `  ${ours.name.padEnd(26)} useful ${ratio('usefulMs')}×, FCP ${ratio('fcpMs')}×, ` +
+            `JS ${ratio('jsKb')}× (${ours.jsKb.median.toFixed(0)} vs ${theirs.jsKb.median.toFixed(0)} KB), ` +
+            `requests ${ours.requests.median} vs ${theirs.requests.median}, chain ${ours.chain.median} vs ${theirs.chain.median}`,
+        );
+      }
+    }
     if (json) console.log(JSON.stringify({ summaries, results, loadBefore, loadAfter }));
     return { summaries, results };
   } finally {
     await browser.close();
     await server.stop();
+    await other?.stop();
     bench.cleanup();
   }
 }

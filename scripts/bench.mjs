@@ -13,7 +13,8 @@
 //   npm run bench -- --activity        activity review on a 5,000-item day (bench-activity.mjs)
 //   npm run bench -- --phone           /login and the signed-in home on a phone profile: time to
 //                                      the first useful element, requests, bytes, request chain
-//                                      (bench-phone.mjs; --no-build, --runs N, --json)
+//                                      (bench-phone.mjs; --no-build, --runs N, --json,
+//                                      --reference DIR: side by side with another build)
 //
 // Each file is gzipped on its own (zlib level 9) and the sizes are summed (1 KB = 1024 bytes).
 // Exits 1 when the JavaScript is over the target.
@@ -70,6 +71,9 @@ if (args.has('--phone')) {
     dist,
     runs: runsAt > 0 ? Number(process.argv[runsAt + 1]) : 5,
     json: args.has('--json'),
+    reference: process.argv.includes('--reference')
+      ? process.argv[process.argv.indexOf('--reference') + 1]
+      : undefined,
   });
   process.exit(0);
 }
