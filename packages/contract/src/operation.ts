@@ -2,9 +2,9 @@ import type { z } from 'zod';
 
 /**
  * `none` = no auth header; `parent` = `X-AdminToken`; `device` = the Mac's `X-UserToken`;
- * `iosDevice` = the iOS app's `X-DeviceToken`.
+ * `iosDevice` = the iOS app's `X-DeviceToken`; `browser` = Keyward for Chrome's `X-BrowserToken`.
  */
-export type AuthMode = 'none' | 'parent' | 'device' | 'iosDevice';
+export type AuthMode = 'none' | 'parent' | 'device' | 'iosDevice' | 'browser';
 
 export interface OperationDef {
   auth: AuthMode;
