@@ -11,6 +11,8 @@
 //   npm run bench -- --soak            mixed load for 10 minutes (bench-soak.mjs, --minutes M)
 //   npm run bench -- --signup-timing   Signup's answer time, pending vs new email (no page weight)
 //   npm run bench -- --activity        activity review on a 5,000-item day (bench-activity.mjs)
+//   npm run bench -- --browser-rules   the browser filter's rule compiler on 1,000 keys
+//                                      (bench-browser-rules.mjs; median of 20, target <= 100 ms)
 //   npm run bench -- --phone           /login and the signed-in home on a phone profile: time to
 //                                      the first useful element, requests, bytes, request chain
 //                                      (bench-phone.mjs; --no-build, --runs N, --json,
@@ -47,6 +49,10 @@ for (const [flag, module] of [
     await import(module);
     process.exit(process.exitCode ?? 0);
   }
+}
+if (args.has('--browser-rules')) {
+  await import('./bench-browser-rules.mjs');
+  process.exit(process.exitCode ?? 0);
 }
 if (args.has('--activity')) {
   // A separate benchmark: feed and summaries timings on a heavy day (bench-activity.mjs)
