@@ -32,6 +32,7 @@ const suites = [
   { name: 'server', run: (ctx) => runVitest(ctx, 'apps/server') },
   { name: 'web', run: (ctx) => runVitest(ctx, 'apps/web') },
   { name: 'device-sim', run: (ctx) => runVitest(ctx, 'tools/device-sim') },
+  { name: 'browser-filter', run: (ctx) => runVitest(ctx, 'apps/browser-filter') },
   { name: 'e2e', run: runE2e },
 ];
 
@@ -103,7 +104,8 @@ function parseArgs(args) {
 function usage(problem) {
   if (problem) console.error(`scripts/test.mjs: ${problem}`);
   console.error(
-    'usage: node scripts/test.mjs [--only lint,contract,domain,server,web,device-sim,e2e]\n' +
+    'usage: node scripts/test.mjs [--only lint,contract,domain,server,web,device-sim,\n' +
+      '                             browser-filter,e2e]\n' +
       '                             [--postgres <database url>] [--results <file>]',
   );
   process.exit(problem ? 2 : 0);
@@ -160,6 +162,7 @@ async function runTypecheck() {
     'packages/domain',
     'apps/server',
     'apps/web',
+    'apps/browser-filter',
     'tools/device-sim',
     'e2e',
   ];
