@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dashboard } from '@keyward/contract/dashboard';
 import { macosApp } from '@keyward/contract/device';
+import { browserFilter } from '@keyward/contract/browser';
 import { iosApp } from '@keyward/contract/ios';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ import { registerHelpPages } from './http/help-pages.ts';
 import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerScreenshotRoutes } from './http/screenshots.ts';
+import { registerBrowserFilter } from './http/browser-filter.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
@@ -50,6 +52,7 @@ const NAMESPACES: Namespace[] = [
   { name: 'dashboard', operations: dashboard, folder: 'dashboard' },
   { name: 'macos-app', operations: macosApp, folder: 'device' },
   { name: 'ios-app', operations: iosApp, folder: 'ios' },
+  { name: 'browser-filter', operations: browserFilter, folder: 'browser' },
 ];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -142,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await registerPairQL(app, { db, config, clock, services, namespaces });
   await registerDeviceChannel(app, { db, clock, push });
+  await registerBrowserFilter(app, { db, config, clock, services });
   await registerBilling(app, { db, config, clock, billing: services.billing });
   await registerScreenshotRoutes(app, { db, clock, storage: services.storage });
   // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).

@@ -41,6 +41,8 @@ export interface Config {
   /** Slack Web API base URL (ends with `/`); undefined → Slack messages go to DATA_DIR/outbox. */
   slackApiUrl: string | undefined;
   webDist: string;
+  /** issue 22: the unpacked Keyward for Chrome build served as /downloads/keyward-chrome.zip */
+  browserFilterDist: string;
   operatorEmail: string | undefined;
   appName: string;
   mailFrom: string;
@@ -430,6 +432,11 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: path.resolve(
       baseDir,
       optional(env, 'WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist'),
+    ),
+    browserFilterDist: path.resolve(
+      baseDir,
+      optional(env, 'BROWSER_FILTER_DIST') ??
+        path.join(repoRoot, 'apps/browser-filter/dist/unpacked'),
     ),
     operatorEmail: parseEmail('OPERATOR_EMAIL', optional(env, 'OPERATOR_EMAIL')),
     appName,

@@ -15,10 +15,10 @@ import type { Mailer, OutgoingEmail } from '../src/services/mail.ts';
 // `kw_<random>` on that server per test server, dropped in close().
 
 export interface CallOptions {
-  /** X-AdminToken (dashboard), X-UserToken (macos-app) or X-DeviceToken (ios-app) */
+  /** X-AdminToken (dashboard), X-UserToken (macos-app), X-DeviceToken (ios-app), X-BrowserToken */
   token?: string;
   headers?: Record<string, string>;
-  namespace?: 'dashboard' | 'macos-app' | 'ios-app';
+  namespace?: 'dashboard' | 'macos-app' | 'ios-app' | 'browser-filter';
   /** Raw body instead of JSON.stringify(input). */
   rawBody?: string;
 }
@@ -56,6 +56,7 @@ const TOKEN_HEADER = {
   dashboard: 'x-admintoken',
   'macos-app': 'x-usertoken',
   'ios-app': 'x-devicetoken',
+  'browser-filter': 'x-browsertoken',
 } as const;
 
 export function uniqueEmail(prefix = 'parent'): string {

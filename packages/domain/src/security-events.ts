@@ -85,6 +85,45 @@ const MAC_EVENTS = {
   },
 } satisfies Record<string, SecurityEventWording>;
 
+/** issue 22: Keyward for Chrome's tamper and health signals (the server names them). */
+export const BROWSER_SECURITY_EVENT_NAMES = {
+  extensionRemoved: 'browserExtensionRemoved',
+  incognitoNotAllowed: 'browserIncognitoNotAllowed',
+  filterOfflineWhileInUse: 'browserFilterOffline',
+  suspensionExpired: 'browserSuspensionExpired',
+  clockChanged: 'browserClockChanged',
+} as const;
+
+const BROWSER_EVENTS = {
+  browserExtensionRemoved: {
+    words: 'Browser filter removed',
+    explanation:
+      'Keyward was removed from the browser, so it is no longer filtered or monitored. Install it again, and use a managed install so the child cannot remove it.',
+  },
+  browserIncognitoNotAllowed: {
+    words: 'Incognito windows not filtered',
+    explanation:
+      'Keyward is not allowed to run in incognito windows of this browser, so the child can browse there unfiltered. Allow it in the extension’s details, or turn incognito off by policy.',
+  },
+  browserFilterOffline: {
+    words: 'Browser filter offline while in use',
+    explanation:
+      'The browser was being used while Keyward could not reach the server for several minutes. The last rules stayed in force, but new requests and activity could not be sent.',
+  },
+  browserSuspensionExpired: {
+    words: 'Filter suspension expired',
+    explanation: 'A filter suspension reached its end and the browser is filtered again.',
+  },
+  browserClockChanged: {
+    words: 'Clock changed',
+    explanation:
+      "The computer's clock is far from the server's. Changing the time can be a way around downtime, schedules or key expirations.",
+  },
+} satisfies Record<
+  (typeof BROWSER_SECURITY_EVENT_NAMES)[keyof typeof BROWSER_SECURITY_EVENT_NAMES],
+  SecurityEventWording
+>;
+
 const DASHBOARD_EVENTS = {
   login: { words: 'Login', explanation: 'Someone logged in to this parent account.' },
   loginFailed: {
@@ -164,7 +203,11 @@ const DASHBOARD_EVENTS = {
   },
 } satisfies Record<string, SecurityEventWording>;
 
-const ALL: Record<string, SecurityEventWording> = { ...MAC_EVENTS, ...DASHBOARD_EVENTS };
+const ALL: Record<string, SecurityEventWording> = {
+  ...MAC_EVENTS,
+  ...BROWSER_EVENTS,
+  ...DASHBOARD_EVENTS,
+};
 
 export function securityEventWording(event: string): SecurityEventWording | undefined {
   return Object.hasOwn(ALL, event) ? ALL[event] : undefined;

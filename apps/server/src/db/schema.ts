@@ -122,9 +122,14 @@ export interface ComputersTable {
   app_release_channel: ColumnType<ReleaseChannel, ReleaseChannel | undefined, ReleaseChannel>;
   filter_version: string | null;
   os_version: string | null;
+  /** issue 22: `browser` for Keyward for Chrome (then `platform` and `browser` are set) */
+  kind: ColumnType<ComputerKind, ComputerKind | undefined, ComputerKind>;
+  platform: string | null;
+  browser: string | null;
   created_at: Ts;
   updated_at: Ts;
 }
+export type ComputerKind = 'mac' | 'browser';
 
 // §1.3 child side
 export interface ComputerUsersTable {

@@ -185,3 +185,42 @@ export async function findIosPrincipal(
     ? { deviceId: row.device_id, childId: row.child_id, parentId: row.parent_id }
     : undefined;
 }
+
+/** issue 22: the browser an `X-BrowserToken` stands for (Keyward for Chrome), with its child. */
+export interface BrowserPrincipal extends MacPrincipal {
+  computerId: string;
+  /** 'Chrome', 'Edge'… as the extension named it when it connected */
+  browser: string;
+}
+
+/**
+ * The browser (a computer of kind `browser`) an `X-BrowserToken` stands for, or undefined when the
+ * token is missing, unknown, retired past its grace period, or belongs to a Mac.
+ */
+export async function findBrowserPrincipal(
+  db: Db,
+  clock: Clock,
+  header: string | string[] | undefined,
+): Promise<BrowserPrincipal | undefined> {
+  if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
+  const now = toDbTime(clock.now());
+  const row = await db
+    .selectFrom('mac_app_tokens as t')
+    .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
+    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
+    .innerJoin('children as c', 'c.id', 't.child_id')
+    .select(['t.computer_user_id', 't.child_id', 'c.parent_id', 'm.id as computer_id', 'm.browser'])
+    .where('t.token_hash', '=', hashToken(header.trim()))
+    .where('m.kind', '=', 'browser')
+    .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
+    .executeTakeFirst();
+  return row
+    ? {
+        computerUserId: row.computer_user_id,
+        computerId: row.computer_id,
+        browser: row.browser ?? 'Browser',
+        childId: row.child_id,
+        parentId: row.parent_id,
+      }
+    : undefined;
+}

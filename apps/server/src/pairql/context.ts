@@ -77,10 +77,21 @@ export interface IosDeviceContext extends RequestContext {
   parentId: string;
 }
 
+/** auth 'browser': Keyward for Chrome's browser (a computer of kind `browser`) and its child. */
+export interface BrowserContext extends RequestContext {
+  computerUserId: string;
+  computerId: string;
+  browser: string;
+  childId: string;
+  parentId: string;
+}
+
 export type ContextFor<Auth> = Auth extends 'parent'
   ? ParentContext
   : Auth extends 'device'
     ? DeviceContext
     : Auth extends 'iosDevice'
       ? IosDeviceContext
-      : PublicContext;
+      : Auth extends 'browser'
+        ? BrowserContext
+        : PublicContext;

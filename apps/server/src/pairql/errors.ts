@@ -128,6 +128,18 @@ export function iosDeviceTokenNotFound(): PqlFailure {
   });
 }
 
+/** issue 22: Keyward for Chrome's token is unknown, retired, or was never a browser's. */
+export function browserTokenNotFound(): PqlFailure {
+  return new PqlFailure({
+    id: '7d2b9e41',
+    type: 'unauthorized',
+    debugMessage: 'Browser token not found',
+    userMessage:
+      'This browser is no longer connected to Keyward. Ask your parent for a new connection code.',
+    appTag: 'browserTokenNotFound',
+  });
+}
+
 export function tooManyRequests(retryAfterSeconds: number): PqlFailure {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new PqlFailure({

@@ -16,6 +16,12 @@ import type {
   IosAppParsedInput,
   iosApp,
 } from '@keyward/contract/ios';
+import type {
+  BrowserFilterOperation,
+  BrowserFilterOutput,
+  BrowserFilterParsedInput,
+  browserFilter,
+} from '@keyward/contract/browser';
 import type { ContextFor } from './context.ts';
 
 // Typed helpers for resolver files. Usage, in src/operations/dashboard/Login.ts:
@@ -23,7 +29,7 @@ import type { ContextFor } from './context.ts';
 // Input, output and context types all come from the contract entry of that operation.
 
 export interface Resolver {
-  namespace: 'dashboard' | 'macos-app' | 'ios-app';
+  namespace: 'dashboard' | 'macos-app' | 'ios-app' | 'browser-filter';
   op: string;
   // biome-ignore lint/suspicious/noExplicitAny: the router validates input/output against the contract
   resolve: (input: any, ctx: any) => Promise<unknown>;
@@ -62,4 +68,14 @@ export function iosResolver<Op extends IosAppOperation>(
   ) => Promise<IosAppOutput<Op>>,
 ): Resolver {
   return { namespace: 'ios-app', op, resolve };
+}
+
+export function browserResolver<Op extends BrowserFilterOperation>(
+  op: Op,
+  resolve: (
+    input: BrowserFilterParsedInput<Op>,
+    ctx: ContextFor<(typeof browserFilter)[Op]['auth']>,
+  ) => Promise<BrowserFilterOutput<Op>>,
+): Resolver {
+  return { namespace: 'browser-filter', op, resolve };
 }

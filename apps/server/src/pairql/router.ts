@@ -5,7 +5,11 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type Conflict, retryLostRaces } from '../db/conflicts.ts';
 import { type Db, dialectOf } from '../db/database.ts';
-import { findIosPrincipal, findMacRequestPrincipal } from '../devices/device-auth.ts';
+import {
+  findBrowserPrincipal,
+  findIosPrincipal,
+  findMacRequestPrincipal,
+} from '../devices/device-auth.ts';
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
@@ -15,6 +19,7 @@ import { runAudited } from '../audit/record.ts';
 import type { ParentContext, RequestContext, Services } from './context.ts';
 import {
   badRequest,
+  browserTokenNotFound,
   iosDeviceTokenNotFound,
   loggedOut,
   notAvailableYet,
@@ -41,10 +46,10 @@ export const BODY_LIMIT_BYTES = 512 * 1024;
 
 export interface Namespace {
   /** URL segment: /pairql/{name}/{Op} */
-  name: 'dashboard' | 'macos-app' | 'ios-app';
+  name: 'dashboard' | 'macos-app' | 'ios-app' | 'browser-filter';
   operations: Record<string, OperationDef>;
   /** folder under src/operations holding `<Op>.ts` resolver files */
-  folder: 'dashboard' | 'device' | 'ios';
+  folder: 'dashboard' | 'device' | 'ios' | 'browser';
 }
 
 /**
@@ -219,6 +224,10 @@ async function handle(
     const device = await findIosPrincipal(db, request.headers['x-devicetoken']);
     if (!device) throw iosDeviceTokenNotFound();
     ctx = { ...base, ...device } as RequestContext;
+  } else if (def.auth === 'browser') {
+    const browser = await findBrowserPrincipal(db, clock, request.headers['x-browsertoken']);
+    if (!browser) throw browserTokenNotFound();
+    ctx = { ...base, ...browser } as RequestContext;
   }
 
   const resolver = resolvers.get(opName);

@@ -1,3 +1,4 @@
+import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { groupedRequestIds, notificationWindow } from '@keyward/domain/request-flood';
@@ -127,6 +128,7 @@ interface Window {
 }
 
 const NOTIFYING_SECURITY_EVENTS: readonly string[] = KNOWN_MAC_SECURITY_EVENTS;
+const BROWSER_NOTIFYING_EVENTS: readonly string[] = Object.values(BROWSER_SECURITY_EVENT_NAMES);
 
 /** The one notification about the child's rows of the window; undefined when there is nothing. */
 async function groupedNotification(
@@ -204,8 +206,16 @@ async function groupedNotification(
         .select(['e.event', 'e.detail'])
         .where('e.parent_id', '=', write.parentId)
         .where('cu.child_id', '=', write.childId)
-        .where('cu.is_admin', '=', toDbBool(true))
-        .where('e.event', 'in', NOTIFYING_SECURITY_EVENTS)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('cu.is_admin', '=', toDbBool(true)),
+              eb('e.event', 'in', NOTIFYING_SECURITY_EVENTS),
+            ]),
+            // issue 22: a browser's tamper signals notify whoever the child is
+            eb('e.event', 'in', BROWSER_NOTIFYING_EVENTS),
+          ]),
+        )
         .where('e.created_at', '>=', window.from)
         .where('e.created_at', '<', window.to)
         .orderBy('e.created_at')

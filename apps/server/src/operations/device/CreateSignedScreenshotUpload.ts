@@ -1,9 +1,6 @@
-import { toDbBool, toDbTime } from '../../db/values.ts';
-import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
+import { reserveScreenshotUpload } from '../../activity/screenshot-slots.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { screenshotObjectKey, UPLOAD_URL_SECONDS } from '../../services/storage.ts';
-import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §4.3, §7.1: the row is written when the upload URL is issued, but it is an
 // activity item only once the PUT has stored its image (activity/screenshot-uploads.ts); created_at
@@ -20,33 +17,14 @@ export default deviceResolver('CreateSignedScreenshotUpload', async (input, ctx)
       `A screenshot can be at most ${MAX_SIDE_PX.toLocaleString('en-US')} pixels wide and high.`,
     );
   }
-  // issue 19: screenshots per minute, per Mac and per child
-  await takeDeviceWriteBudget(ctx, 'screenshots', {
-    deviceId: ctx.computerUserId,
-    childId: ctx.childId,
+  // issue 19: screenshots per minute, per Mac and per child (budgeted in reserveScreenshotUpload)
+  const createdAt = input.createdAt ? new Date(input.createdAt) : ctx.clock.now();
+  const objectKey = await reserveScreenshotUpload(ctx, ctx, {
+    width: input.width,
+    height: input.height,
+    createdAt,
+    filterSuspended: input.filterSuspended ?? false,
   });
-  const id = newToken();
-  const now = ctx.clock.now();
-  const createdAt = input.createdAt ? new Date(input.createdAt) : now;
-  const objectKey = screenshotObjectKey(ctx.config.mode, ctx.computerUserId, createdAt, id);
-  await ctx.db
-    .insertInto('screenshots')
-    .values({
-      id,
-      computer_user_id: ctx.computerUserId,
-      ios_device_id: null,
-      object_key: objectKey,
-      width: input.width,
-      height: input.height,
-      filter_suspended: toDbBool(input.filterSuspended ?? false),
-      flagged: null,
-      created_at: toDbTime(createdAt),
-      deleted_at: null,
-      upload_expires_at: toDbTime(new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000)),
-      upload_started_at: null,
-      uploaded_at: null,
-    })
-    .execute();
   const storage = ctx.services.storage;
   return {
     uploadUrl: await storage.uploadUrl(objectKey),

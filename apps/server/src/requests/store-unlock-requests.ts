@@ -1,0 +1,89 @@
+import { planUnlockRequests } from '@keyward/domain/request-flood';
+import { dialectOf } from '../db/database.ts';
+import { toDbTime } from '../db/values.ts';
+import { takeDeviceWriteBudget } from '../devices/write-budgets.ts';
+import type { RequestContext } from '../pairql/context.ts';
+import { newToken } from '../services/tokens.ts';
+import { lockDevice } from './device-lock.ts';
+import { notifyAboutChild } from './notify.ts';
+
+// server-behaviour §4.3: a child's blocked requests, stored in one transaction with one comment,
+// then the parent is notified (§6.1) after the answer and grouped with the child's other requests
+// (notify.ts). Issue 19: calls are budgeted per device and per child, and a request for a target
+// the device already has pending is not stored twice (its id comes back). The Mac and Keyward for
+// Chrome (issue 22) both ask through here: a browser is a computer user like a Mac's.
+
+export interface UnlockRequestToStore {
+  app_bundle_id: string;
+  url: string | null;
+  hostname: string | null;
+  ip_address: string | null;
+}
+
+/** Stores the requests; returns one id per request, in order (an already pending one's id). */
+export async function storeUnlockRequests(
+  ctx: RequestContext,
+  device: { computerUserId: string; childId: string; parentId: string },
+  requests: readonly UnlockRequestToStore[],
+  comment: string | null,
+): Promise<string[]> {
+  await takeDeviceWriteBudget(ctx, 'unlockRequests', {
+    deviceId: device.computerUserId,
+    childId: device.childId,
+  });
+
+  const now = ctx.clock.now();
+  const at = toDbTime(now);
+  const { ids, stored } = await ctx.db.transaction().execute(async (trx) => {
+    await lockDevice(trx, dialectOf(ctx.config), { computerUserId: device.computerUserId });
+    const pending = await trx
+      .selectFrom('unlock_requests')
+      .select(['id', 'app_bundle_id', 'url', 'hostname', 'ip_address'])
+      .where('computer_user_id', '=', device.computerUserId)
+      .where('status', '=', 'pending')
+      .where('app_bundle_id', 'in', [...new Set(requests.map((r) => r.app_bundle_id))])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const target = (r: (typeof requests)[number]) => ({
+      bundleId: r.app_bundle_id,
+      url: r.url,
+      hostname: r.hostname,
+      ipAddress: r.ip_address,
+    });
+    const plan = planUnlockRequests(
+      pending.map((row) => ({ id: row.id, ...target(row) })),
+      requests.map(target),
+      newToken,
+    );
+    const rows = plan.toStore.map((position) => ({
+      id: plan.ids[position]!,
+      computer_user_id: device.computerUserId,
+      status: 'pending' as const,
+      ...requests[position]!,
+      request_comment: comment,
+      response_comment: null,
+      created_at: at,
+      updated_at: at,
+    }));
+    // one statement per 100 rows keeps every dialect under its bound-parameter limit
+    for (let start = 0; start < rows.length; start += 100) {
+      await trx
+        .insertInto('unlock_requests')
+        .values(rows.slice(start, start + 100))
+        .execute();
+    }
+    return { ids: plan.ids, stored: rows.map((row) => row.id) };
+  });
+
+  if (stored.length > 0) {
+    notifyAboutChild(ctx, {
+      trigger: 'unlockRequestSubmitted',
+      parentId: device.parentId,
+      childId: device.childId,
+      at: now,
+      ids: stored,
+    });
+  }
+  return ids;
+}

@@ -1,0 +1,415 @@
+import { BrowserCheckInOutput } from '@keyward/contract/browser';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { MINUTE } from '../src/db/values.ts';
+import { isUninstallKey } from '../src/devices/browsers.ts';
+import { zipExtension } from '../src/http/browser-filter.ts';
+import {
+  AFTER_SCHOOL,
+  addChild,
+  addConnectionCode,
+  addKey,
+  addKeychain,
+  assign,
+  createKey,
+  securityEvents,
+  website,
+} from './fixtures.ts';
+import { createTestServer, type TestServer } from './harness.ts';
+import { readZip } from './zip-reader.ts';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// Issue 22: Keyward for Chrome's device API (operations/browser/, http/browser-filter.ts), through
+// app.inject() on a real database, and its push channel over a real socket.
+
+let server: TestServer;
+let baseUrl: string;
+beforeAll(async () => {
+  server = await createTestServer();
+  baseUrl = await listen(server.app);
+});
+afterAll(async () => server.close());
+
+async function listen(app: FastifyInstance) {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return address.replace(/^http/, 'ws');
+}
+
+const browserCall = (op: string, token: string | undefined, input?: unknown) =>
+  server.call(op, input, { namespace: 'browser-filter', ...(token ? { token } : {}) });
+
+const CONNECT = {
+  browser: 'Chrome',
+  browserVersion: '142.0.7444.59',
+  platform: 'windows',
+  extensionVersion: '1.0.0',
+};
+
+async function connectedBrowser(options: { childName?: string } = {}) {
+  const parent = await server.signUpVerifiedParent();
+  const childId = await addChild(server, parent.adminId, { name: options.childName ?? 'Ada' });
+  const code = await addConnectionCode(server, childId);
+  const result = await browserCall('ConnectBrowser', undefined, { code, ...CONNECT });
+  expect(result.status, JSON.stringify(result.body)).toBe(200);
+  return {
+    parent,
+    childId,
+    ...(result.body as { token: string; deviceId: string; uninstallUrl: string }),
+  };
+}
+
+const checkIn = (token: string, incognitoAllowed = true) =>
+  browserCall('CheckIn', token, {
+    extensionVersion: '1.0.0',
+    browserVersion: '142.0.7444.59',
+    incognitoAllowed,
+  });
+
+describe('ConnectBrowser', () => {
+  test('a connection code enrols the browser as a computer of kind browser of that child', async () => {
+    const { childId, deviceId, token, uninstallUrl } = await connectedBrowser({ childName: 'Lin' });
+    const row = await server.db
+      .selectFrom('computer_users as cu')
+      .innerJoin('computers as m', 'm.id', 'cu.computer_id')
+      .select([
+        'cu.child_id',
+        'cu.full_username',
+        'm.kind',
+        'm.platform',
+        'm.browser',
+        'm.filter_version',
+      ])
+      .where('cu.id', '=', deviceId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      child_id: childId,
+      full_username: 'Chrome on Windows',
+      kind: 'browser',
+      platform: 'windows',
+      browser: 'Chrome',
+      filter_version: '1.0.0',
+    });
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    const link = new URL(uninstallUrl);
+    expect(link.pathname).toBe('/browser-filter/uninstalled');
+    expect(link.searchParams.get('device')).toBe(deviceId);
+    expect(isUninstallKey(server.config, deviceId, String(link.searchParams.get('key')))).toBe(
+      true,
+    );
+  });
+
+  test('a wrong code is refused in words a child understands, and the code is spent once', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId);
+    const code = await addConnectionCode(server, childId);
+    const wrong = await browserCall('ConnectBrowser', undefined, {
+      ...CONNECT,
+      code: code === 999_999 ? 100_000 : code + 1,
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.userMessage).toMatch(/code did not work/);
+    expect((await browserCall('ConnectBrowser', undefined, { ...CONNECT, code })).status).toBe(200);
+    expect((await browserCall('ConnectBrowser', undefined, { ...CONNECT, code })).status).toBe(401);
+  });
+
+  test('a bad platform or version is a 400 naming the field', async () => {
+    const result = await browserCall('ConnectBrowser', undefined, {
+      ...CONNECT,
+      code: 123_456,
+      platform: 'amiga',
+    });
+    expect(result.status).toBe(400);
+    expect(JSON.stringify(result.body)).toMatch(/platform/);
+  });
+});
+
+describe('CheckIn', () => {
+  test('answers the keychains with schedules, names and expirations, the monitoring, downtime', async () => {
+    const { parent, childId, token, deviceId } = await connectedBrowser();
+    await server.db
+      .updateTable('children')
+      .set({
+        screenshots_enabled: 1 as never,
+        screenshots_frequency: 120,
+        screenshots_resolution: 900,
+        downtime: JSON.stringify({ start: { hour: 21, minute: 0 }, end: { hour: 6, minute: 30 } }),
+      })
+      .where('id', '=', childId)
+      .execute();
+    const school = await addKeychain(server, parent.adminId, { name: 'School' });
+    const games = await addKeychain(server, parent.adminId, { name: 'Games' });
+    const forever = await addKey(server, school, website('khanacademy.org'));
+    const expiresAt = new Date(server.clock.now().getTime() + 30 * MINUTE);
+    const expiring = await addKey(server, games, website('lichess.org'), expiresAt);
+    await addKey(
+      server,
+      games,
+      website('old.example'),
+      new Date(server.clock.now().getTime() - MINUTE),
+    );
+    await assign(server, childId, school);
+    server.clock.advance(1000); // keychains come in the order they were given
+    await assign(server, childId, games, AFTER_SCHOOL);
+
+    const result = await checkIn(token);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const body = BrowserCheckInOutput.parse(result.body);
+    expect(body.deviceId).toBe(deviceId);
+    expect(body.childName).toBe('Ada');
+    expect(body.keychains).toEqual([
+      { id: school, name: 'School', keys: [{ id: forever, key: website('khanacademy.org') }] },
+      {
+        id: games,
+        name: 'Games',
+        schedule: AFTER_SCHOOL,
+        keys: [
+          {
+            id: expiring,
+            key: website('lichess.org'),
+            expiration: expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          },
+        ],
+      },
+    ]);
+    expect(body.monitoring).toEqual({
+      screenshots: { enabled: true, everySeconds: 120, width: 900 },
+      keylogging: false,
+    });
+    expect(body.downtime).toEqual({ start: { hour: 21, minute: 0 }, end: { hour: 6, minute: 30 } });
+    expect(body.suspension).toBeUndefined();
+  });
+
+  test('a Mac token, an unknown token and no token are refused', async () => {
+    for (const token of [undefined, '00000000-0000-4000-8000-000000000000']) {
+      const result = await checkIn(token as string);
+      expect(result.status).toBe(401);
+    }
+    const { token } = await connectedBrowser();
+    // the browser's token is not a Mac's on the Mac API's browser-only operations, and vice versa
+    const asMac = await server.call(
+      'CheckIn',
+      { extensionVersion: '1.0.0' },
+      {
+        namespace: 'macos-app',
+        token,
+      },
+    );
+    expect(asMac.status).not.toBe(200);
+  });
+
+  test('incognito not allowed is a security event, recorded once while nothing changes', async () => {
+    const { parent, token, deviceId } = await connectedBrowser();
+    await checkIn(token, false);
+    await checkIn(token, false);
+    const events = await securityEvents(server, parent.adminId, 'browserIncognitoNotAllowed');
+    expect(events).toHaveLength(1);
+    expect(events[0]?.computer_user_id).toBe(deviceId);
+  });
+});
+
+describe('requests from the block page', () => {
+  test('an unlock request is the parent’s to decide; its status follows the decision', async () => {
+    const { parent, token } = await connectedBrowser();
+    const created = await browserCall('CreateUnlockRequests', token, {
+      urls: ['https://www.wikipedia.org/wiki/Cat', 'https://upload.wikimedia.org/a.png'],
+      comment: 'for homework',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.map((r: { status: string }) => r.status)).toEqual(['pending', 'pending']);
+    const [first] = created.body as { id: string; url: string }[];
+    expect(first?.url).toBe('https://www.wikipedia.org/wiki/Cat');
+
+    // the same page asked again is the same request
+    const again = await browserCall('CreateUnlockRequests', token, {
+      urls: ['https://www.wikipedia.org/wiki/Cat'],
+    });
+    expect(again.body[0].id).toBe(first?.id);
+
+    const decided = await server.call(
+      'UpdateUnlockRequest',
+      { id: first?.id, status: 'rejected', responseComment: 'Not now' },
+      { token: parent.token },
+    );
+    expect(decided.status).toBe(200);
+    const status = await browserCall('GetUnlockRequests', token, { ids: [first?.id] });
+    expect(status.body).toEqual([
+      expect.objectContaining({ id: first?.id, status: 'rejected', responseComment: 'Not now' }),
+    ]);
+  });
+
+  test('another browser’s request ids are not answered', async () => {
+    const one = await connectedBrowser();
+    const other = await connectedBrowser();
+    const created = await browserCall('CreateUnlockRequests', one.token, {
+      urls: ['https://example.com/'],
+    });
+    const foreign = await browserCall('GetUnlockRequests', other.token, {
+      ids: [created.body[0].id],
+    });
+    expect(foreign.body).toEqual([]);
+  });
+
+  test('a granted suspension is in the check-in until it ends', async () => {
+    const { parent, token } = await connectedBrowser();
+    const asked = await browserCall('CreateSuspensionRequest', token, {
+      seconds: 900,
+      comment: 'film',
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    expect(asked.body).toMatchObject({ status: 'pending', requestedSeconds: 900 });
+    const decided = await server.call(
+      'DecideFilterSuspensionRequest',
+      { id: asked.body.id, decision: { case: 'accepted', durationInSeconds: 600 } },
+      { token: parent.token },
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const status = await browserCall('GetSuspensionRequest', token, { id: asked.body.id });
+    expect(status.body.status).toBe('accepted');
+    const endsAt = Date.parse(status.body.suspension.endsAt);
+    expect(endsAt - server.clock.now().getTime()).toBeGreaterThan(599_000);
+    expect((await checkIn(token)).body.suspension?.endsAt).toBe(status.body.suspension.endsAt);
+
+    server.clock.advance(601_000);
+    expect((await checkIn(token)).body.suspension).toBeUndefined();
+  });
+});
+
+describe('activity', () => {
+  test('a screenshot upload URL and typed lines land in the child’s activity', async () => {
+    const { token, deviceId } = await connectedBrowser();
+    const upload = await browserCall('CreateScreenshotUpload', token, {
+      width: 800,
+      height: 500,
+      takenAt: server.clock
+        .now()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z'),
+      filterSuspended: false,
+    });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    expect(upload.body.uploadUrl).toMatch(/^http/);
+
+    const typed = await browserCall('CreateTypedLines', token, [
+      {
+        site: 'docs.google.com',
+        line: 'my essay about cats',
+        typedAt: server.clock
+          .now()
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'),
+        filterSuspended: false,
+      },
+    ]);
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+    const lines = await server.db
+      .selectFrom('keystroke_lines')
+      .select(['app_name', 'line'])
+      .where('computer_user_id', '=', deviceId)
+      .execute();
+    expect(lines).toEqual([{ app_name: 'docs.google.com', line: 'my essay about cats' }]);
+  });
+});
+
+describe('the uninstall link', () => {
+  test('records that the extension was removed, once; a forged key does nothing', async () => {
+    const { parent, uninstallUrl } = await connectedBrowser();
+    const link = new URL(uninstallUrl);
+    const forged = await server.app.inject({
+      method: 'GET',
+      url: `${link.pathname}?device=${link.searchParams.get('device')}&key=forged`,
+    });
+    expect(forged.statusCode).toBe(404);
+    expect(await securityEvents(server, parent.adminId, 'browserExtensionRemoved')).toHaveLength(0);
+
+    const page = await server.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Your parent has been told');
+    await server.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(await securityEvents(server, parent.adminId, 'browserExtensionRemoved')).toHaveLength(1);
+  });
+});
+
+describe('the download', () => {
+  test('the zip carries the extension with this server’s address in config.json', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'keyward-ext-'));
+    try {
+      mkdirSync(path.join(folder, 'icons'));
+      writeFileSync(path.join(folder, 'manifest.json'), '{"manifest_version":3}');
+      writeFileSync(path.join(folder, 'config.json'), '{"serverUrl":null}');
+      writeFileSync(path.join(folder, 'icons', 'a.png'), 'png');
+      const zip = await zipExtension(folder, { serverUrl: 'https://keyward.example' });
+      const entries = readZip(zip);
+      expect([...entries.keys()].sort()).toEqual(['config.json', 'icons/a.png', 'manifest.json']);
+      expect(JSON.parse(String(entries.get('config.json')))).toEqual({
+        serverUrl: 'https://keyward.example',
+      });
+      expect(String(entries.get('icons/a.png'))).toBe('png');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the push channel', () => {
+  function open(): Promise<{ socket: WebSocket; frames: unknown[]; closed: Promise<number> }> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${baseUrl}/browser-filter/channel`);
+      const frames: unknown[] = [];
+      const closed = new Promise<number>((done) => socket.on('close', (code) => done(code)));
+      socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+      socket.on('open', () => resolve({ socket, frames, closed }));
+      socket.on('error', reject);
+    });
+  }
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(check()).toBe(true);
+  };
+
+  test('after hello, a parent’s change is pushed as rulesChanged; a decision with its request', async () => {
+    const { parent, childId, token } = await connectedBrowser();
+    const client = await open();
+    client.socket.send(JSON.stringify({ type: 'hello', token }));
+    await until(() => client.frames.length > 0);
+    expect(client.frames[0]).toEqual({ type: 'welcome' });
+
+    // the parent adds a key to a keychain the child holds
+    const keychain = await addKeychain(server, parent.adminId);
+    await assign(server, childId, keychain);
+    await createKey(server, parent, keychain, website('wikipedia.org'));
+    await until(() => client.frames.some((f) => (f as { type: string }).type === 'rulesChanged'));
+
+    const created = await browserCall('CreateUnlockRequests', token, {
+      urls: ['https://a.example/'],
+    });
+    await server.call(
+      'UpdateUnlockRequest',
+      { id: created.body[0].id, status: 'accepted' },
+      { token: parent.token },
+    );
+    await until(() =>
+      client.frames.some((f) => (f as { type: string }).type === 'unlockRequestDecided'),
+    );
+    expect(
+      client.frames.find((f) => (f as { type: string }).type === 'unlockRequestDecided'),
+    ).toEqual({
+      type: 'unlockRequestDecided',
+      request: expect.objectContaining({ id: created.body[0].id, status: 'accepted' }),
+    });
+    client.socket.close();
+  });
+
+  test('a first frame that is not a valid hello closes the socket with 4999', async () => {
+    const client = await open();
+    client.socket.send(
+      JSON.stringify({ type: 'hello', token: '00000000-0000-4000-8000-000000000000' }),
+    );
+    expect(await client.closed).toBe(4999);
+    const other = await open();
+    other.socket.send('{"type":"ping"}');
+    expect(await other.closed).toBe(4999);
+  });
+});
