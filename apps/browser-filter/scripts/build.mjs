@@ -80,6 +80,13 @@ const manifest = {
     'webRequest',
   ],
   host_permissions: ['<all_urls>'],
+  // Blocks everything from the moment of installation, before the service worker's first rules
+  // (packages/domain browser-rules STATIC_BLOCK_RULES; a unit test keeps the two equal).
+  declarative_net_request: {
+    rule_resources: [
+      { id: 'block_everything', enabled: true, path: 'rules/block-everything.json' },
+    ],
+  },
   incognito: 'spanning',
   content_scripts: [
     {

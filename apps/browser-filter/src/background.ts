@@ -80,6 +80,7 @@ function applyRules(): Promise<CompiledBrowserRules> {
       removeRuleIds: existing.map((rule) => rule.id),
       addRules: compiled.rules as unknown as chrome.declarativeNetRequest.Rule[],
     });
+    log(`rules: ${compiled.mode}, ${compiled.rules.length} rules, ${compiled.keysInForce} keys`);
     if (compiled.skippedKeys.length > 0) log('keys left out', compiled.skippedKeys);
 
     await chrome.alarms.clear(ALARMS.rules);
@@ -135,13 +136,24 @@ async function browserVersion(): Promise<string> {
 }
 
 let checkingIn: Promise<void> | undefined;
+let nextCheckIn: Promise<void> | undefined;
 
-/** Checks in now (one at a time); keeps the last rules when the server cannot be reached. */
+/**
+ * Checks in now; keeps the last rules when the server cannot be reached. One at a time: a call
+ * while one is under way gets one more after it (the change it heard of may have missed it).
+ */
 function checkIn(): Promise<void> {
-  checkingIn ??= doCheckIn().finally(() => {
-    checkingIn = undefined;
+  if (!checkingIn) {
+    checkingIn = doCheckIn().finally(() => {
+      checkingIn = undefined;
+    });
+    return checkingIn;
+  }
+  nextCheckIn ??= checkingIn.then(() => {
+    nextCheckIn = undefined;
+    return checkIn();
   });
-  return checkingIn;
+  return nextCheckIn;
 }
 
 async function doCheckIn(): Promise<void> {
@@ -176,9 +188,7 @@ async function doCheckIn(): Promise<void> {
         `this computer's clock is ${Math.round(skew / 60_000)} minutes off`,
       );
     }
-    if (!incognitoAllowed && state.incognitoReported !== false) {
-      await queueEvent('incognitoNotAllowed');
-    }
+    // incognitoNotAllowed: the server records it from CheckIn's `incognitoAllowed`.
     chrome.alarms.create(ALARMS.checkIn, {
       periodInMinutes: Math.max(0.5, checkIn.checkInEverySeconds / 60),
     });
@@ -279,6 +289,7 @@ function openChannel(connection: Connection) {
     void checkIn();
   };
   ws.onmessage = (event) => {
+    log('channel:', String(event.data).slice(0, 200));
     let message: BrowserChannelMessage;
     try {
       message = JSON.parse(String(event.data)) as BrowserChannelMessage;
@@ -288,6 +299,7 @@ function openChannel(connection: Connection) {
     void onChannelMessage(message);
   };
   ws.onclose = (event) => {
+    log(`channel closed: ${event.code}`);
     if (socket !== ws) return;
     socket = undefined;
     if (pingTimer) clearInterval(pingTimer);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { STATIC_BLOCK_RULES } from '@keyward/domain/browser-rules';
 import { afterAll, expect, test } from 'vitest';
 // @ts-expect-error plain JavaScript build helpers
 import { drawIcon, encodePng } from '../scripts/icons.mjs';
@@ -41,4 +42,11 @@ test('icons are PNGs of the right size, transparent in the corners', () => {
   expect(rows[1 + 3]).toBe(0); // top-left pixel's alpha
   const middle = 8 * (16 * 4 + 1) + 1 + 8 * 4;
   expect(rows[middle + 3]).toBe(255);
+});
+
+test("the manifest's static ruleset is the compiler's STATIC_BLOCK_RULES", () => {
+  const file = JSON.parse(
+    readFileSync(new URL('../static/rules/block-everything.json', import.meta.url), 'utf8'),
+  );
+  expect(file).toEqual(STATIC_BLOCK_RULES);
 });

@@ -11,16 +11,16 @@ import { isTimeInWindow, localDatePartsOf } from './schedule.ts';
 // rules that decide exactly like the Mac filter (a flow is allowed when a key of a keychain in
 // force unlocks it; everything else is blocked).
 //
-// The rule set, lowest priority first:
-//   1. block every sub-resource (a condition without resource types matches all but main_frame);
-//      redirect every http(s) main frame to the block page, the blocked URL after its `#`.
+// The rules, lowest priority first:
+//   1. block everything: a static ruleset in the manifest (STATIC_BLOCK_RULES), in force from the
+//      moment the extension is installed, before the service worker has written any rule, and
+//      whatever happens to the dynamic rules (fails closed).
+//   2. redirect every http(s) main frame to the block page, the blocked URL after its `#`.
 //      A redirect (not block + webNavigation.onErrorOccurred) so the tab shows the block page
 //      at once, with no error page flashing and no race with the service worker waking up,
 //      and the back button leaves the blocked site's history entry behind.
-//   2. allow: the Keyward server's own origin, requests the extension itself makes, and the keys.
-// At equal priority DNR prefers allow over block over redirect; the keys sit one priority up
-// anyway so that nothing depends on that tie-break.
-//
+//   3. allow: the Keyward server's own origin, requests the extension itself makes, and the keys;
+//      during a suspension, everything.
 // DNR facts this relies on: `requestDomains: [d]` matches d and every subdomain of d; urlFilter
 // `|` anchors at the start or end of the URL, `^` matches one separator (anything but a letter,
 // digit, `_ - . %`) or the end, `*` anything; the URL is canonical (lowercase host, `/` path,
@@ -84,12 +84,24 @@ export interface DnrRule {
 export const DNR_LIMITS = { rules: 30_000, regexRules: 1_000 } as const;
 
 export const BLOCK_PRIORITY = 1;
-export const ALLOW_PRIORITY = 2;
+export const REDIRECT_PRIORITY = 2;
+export const ALLOW_PRIORITY = 3;
+
+/** The manifest's static ruleset (its ids are its own, apart from the dynamic rules'). */
+export const STATIC_BLOCK_RULES: DnrRule[] = [
+  {
+    id: 1,
+    priority: BLOCK_PRIORITY,
+    action: { type: 'block' },
+    condition: { resourceTypes: [...ALL_RESOURCE_TYPES] },
+  },
+];
 
 export const RULE_IDS = {
   blockSubResources: 1,
   redirectMainFrames: 2,
   extensionRequests: 3,
+  allowEverything: 8,
   /** the server's origin takes 4…7 (one per scheme at most) */
   serverOrigin: 4,
   firstKey: 10,
@@ -147,8 +159,14 @@ export function compileBrowserRules(input: BrowserRulesInput): CompiledBrowserRu
   const suspensionEnd = input.suspension ? new Date(input.suspension.endsAt) : undefined;
   if (suspensionEnd && suspensionEnd > now) {
     // The parent's grant wins over downtime: they chose to turn the filter off.
+    const allowEverything: DnrRule = {
+      id: RULE_IDS.allowEverything,
+      priority: ALLOW_PRIORITY,
+      action: { type: 'allow' },
+      condition: { resourceTypes: [...ALL_RESOURCE_TYPES] },
+    };
     return {
-      rules: [],
+      rules: [allowEverything],
       regexRuleCount: 0,
       skippedKeys: [],
       nextChangeAt: suspensionEnd,
@@ -255,7 +273,7 @@ function baseRules(blockPageUrl: string): DnrRule[] {
     },
     {
       id: RULE_IDS.redirectMainFrames,
-      priority: BLOCK_PRIORITY,
+      priority: REDIRECT_PRIORITY,
       action: { type: 'redirect', redirect: { regexSubstitution: `${blockPageUrl}#\\0` } },
       condition: { regexFilter: '^https?://.*$', resourceTypes: ['main_frame'] },
     },

@@ -7,6 +7,7 @@ import {
   compileBrowserRules,
   type DnrResourceType,
   type DnrRule,
+  STATIC_BLOCK_RULES,
 } from '../src/browser-rules.ts';
 
 // The compiled DNR rules must decide every request exactly like the Mac filter. Two small
@@ -79,10 +80,11 @@ function matches(rule: DnrRule, request: Request, url: URL): boolean {
   return true;
 }
 
-function evaluate(rules: readonly DnrRule[], request: Request): Decision {
+/** Decides a request with the manifest's static rules plus `dynamicRules`, as Chrome does. */
+function evaluate(dynamicRules: readonly DnrRule[], request: Request): Decision {
   const url = new URL(request.url);
   url.hash = '';
-  const winner = rules
+  const winner = [...STATIC_BLOCK_RULES, ...dynamicRules]
     .filter((rule) => matches(rule, request, url))
     .sort(
       (a, b) => b.priority - a.priority || ACTION_RANK[a.action.type] - ACTION_RANK[b.action.type],
@@ -372,6 +374,12 @@ describe('always and never', () => {
     expect(evaluate(rules, { url: 'https://blocked.test/x.png', type: 'image' })).toEqual({
       verdict: 'block',
     });
+  });
+
+  test('before the service worker writes any rule, the static rules block everything', () => {
+    for (const type of ['main_frame', 'image', 'xmlhttprequest'] as const) {
+      expect(evaluate([], { url: 'https://example.com/', type }).verdict).toBe('block');
+    }
   });
 
   test('never connected: everything blocked but the extension itself', () => {

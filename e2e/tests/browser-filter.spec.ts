@@ -1,0 +1,193 @@
+import { signInAsNewParent } from '../support/auth-pages.ts';
+import {
+  type BuiltExtension,
+  blockPageUrl,
+  buildExtension,
+  type ChildBrowser,
+  dashboardCall,
+  expectSite,
+  hasRuleFor,
+  launchChildBrowser,
+  type Sites,
+  startSites,
+} from '../support/browser-extension.ts';
+import { addChildInBrowser, readConnectionCode } from '../support/children.ts';
+import { expect, test } from '../support/fixtures.ts';
+
+// Issue 22, Keyward for Chrome: the extension, built from this tree and loaded into a Chromium of
+// its own (the child's browser), connects with a code from the dashboard and filters for real:
+// everything is blocked but what the parent's keys unlock; the child asks from the block page and
+// the page opens by itself once the parent says yes.
+
+const requestLink = /\/children\/[0-9a-f-]{36}\/unlock-requests\/[0-9a-f-]{36}$/;
+const suspensionLink = /\/children\/[0-9a-f-]{36}\/suspend-filter-requests\/[0-9a-f-]{36}$/;
+/** A parent's change reaches the browser over the push channel within this time. */
+const PUSH_MS = 2_000;
+
+let extension: BuiltExtension | undefined;
+let sites: Sites | undefined;
+let child: ChildBrowser | undefined;
+
+test.beforeAll(async () => {
+  extension = buildExtension();
+  sites = await startSites();
+});
+
+test.afterEach(async () => {
+  await child?.close();
+  child = undefined;
+});
+
+test.afterAll(async () => {
+  await sites?.close();
+  extension?.dispose();
+});
+
+test('Keyward for Chrome: connect with a code; blocked until a key unlocks; ask from the block page; the parent accepts and the page opens by itself; a removed key blocks again; a suspension opens everything', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  const site = sites;
+
+  // The parent adds a child and gets a connection code in the dashboard.
+  const parent = await signInAsNewParent(page, request, mailbox, 'chrome');
+  const childName = `Mia ${Date.now().toString(36)}`;
+  const childId = await addChildInBrowser(page, childName);
+  await page.getByRole('button', { name: 'Get connection code' }).click();
+  const code = await readConnectionCode(page);
+
+  // On the child's computer the extension is installed and opens its setup page.
+  child = await launchChildBrowser(extension.dir);
+  const setup = await child.context.newPage();
+  await setup.goto(child.extensionUrl('setup.html'));
+  await expect(setup.getByRole('heading', { name: 'Set up Keyward' })).toBeVisible();
+  await setup.getByLabel('Keyward server address').fill(baseURL);
+  await setup.getByLabel('Connection code').fill(code);
+  await setup.getByRole('button', { name: 'Connect' }).click();
+  await expect(setup.getByRole('heading', { name: `Connected to ${childName}` })).toBeVisible();
+
+  // Without keys every site is blocked: the block page shows the address.
+  const tab = await child.context.newPage();
+  const blocked = site.url('blocked-site.com', '/games?level=2');
+  await tab.goto(blocked);
+  await expect(tab).toHaveURL(blockPageUrl(child, blocked));
+  await expect(tab.getByRole('heading', { name: 'This page is blocked' })).toBeVisible();
+  await expect(tab.getByText(blocked, { exact: true })).toBeVisible();
+
+  // The parent gives the child a keychain with a key for allowed-site.com: pushed within 2 s.
+  const keychainId = crypto.randomUUID();
+  await dashboardCall(page, request, 'SaveKeychain', {
+    isNew: true,
+    id: keychainId,
+    name: 'Homework',
+    description: null,
+  });
+  await dashboardCall(page, request, 'ToggleChildKeychain', { childId, keychainId });
+  const keyId = crypto.randomUUID();
+  const keySavedAt = Date.now();
+  await dashboardCall(page, request, 'SaveKey', {
+    isNew: true,
+    id: keyId,
+    keychainId,
+    key: { type: 'domain', domain: 'allowed-site.com', scope: { type: 'webBrowsers' } },
+  });
+  await expect
+    .poll(async () => hasRuleFor(await child!.rules(), 'allowed-site.com'), {
+      timeout: PUSH_MS,
+      intervals: [100],
+    })
+    .toBe(true);
+  console.log(`the key reached the browser in ${Date.now() - keySavedAt} ms`);
+  await tab.goto(site.url('allowed-site.com'));
+  await expectSite(tab, site.url('allowed-site.com'));
+
+  // The child asks for the blocked site from its block page.
+  await tab.goto(blocked);
+  await expect(tab.getByRole('heading', { name: 'This page is blocked' })).toBeVisible();
+  const askedAt = Date.now();
+  await tab.getByLabel(/Why do you need it/).fill('my friend made this game');
+  await tab.getByRole('button', { name: 'Ask for this site' }).click();
+  await expect(tab.getByText('Asked! Waiting for a parent to answer…')).toBeVisible();
+
+  // The parent hears about it, reviews it and accepts it with a key in the Homework keychain.
+  const mail = await mailbox.waitFor({ to: parent.email, link: requestLink, since: askedAt });
+  expect(mail.subject).toContain(childName);
+  await page.goto(mail.linkMatching(requestLink));
+  await expect(page).toHaveURL(/\/review$/);
+  await expect(page.getByText('my friend made this game')).toBeVisible();
+  await page.getByRole('link', { name: 'Accept' }).click();
+  await expect(page.getByRole('heading', { name: 'Choose a keychain' })).toBeVisible();
+  await page.getByRole('link', { name: /Homework/ }).click();
+  const wizard = page.getByRole('dialog', { name: 'Edit key' });
+  await expect(wizard.getByRole('button', { name: /blocked-site\.com/ }).first()).toBeVisible();
+  await wizard.getByRole('button', { name: 'Save key and accept' }).click();
+  await expect(wizard).toBeHidden();
+
+  // The block page goes to the site by itself.
+  await expectSite(tab, blocked);
+
+  // The parent removes the allowed-site.com key: blocked again within 2 s.
+  const removedAt = Date.now();
+  await dashboardCall(page, request, 'DeleteEntity_v2', { id: keyId, type: 'key' });
+  await expect
+    .poll(async () => hasRuleFor(await child!.rules(), 'allowed-site.com'), {
+      timeout: PUSH_MS,
+      intervals: [100],
+    })
+    .toBe(false);
+  console.log(`the removal reached the browser in ${Date.now() - removedAt} ms`);
+  await tab.goto(site.url('allowed-site.com'));
+  await expect(tab).toHaveURL(blockPageUrl(child, site.url('allowed-site.com')));
+
+  // The child asks to turn the filter off; the parent grants it; the page opens by itself.
+  const games = site.url('games-site.com');
+  await tab.goto(games);
+  await expect(tab.getByRole('heading', { name: 'This page is blocked' })).toBeVisible();
+  const suspendAskedAt = Date.now();
+  await tab
+    .getByLabel('Turn the filter off for', { exact: true })
+    .selectOption({ label: '30 minutes' });
+  await tab.getByRole('button', { name: 'Ask to turn the filter off' }).click();
+  await expect(tab.getByText('Asked! Waiting for a parent to answer…')).toBeVisible();
+  const suspensionMail = await mailbox.waitFor({
+    to: parent.email,
+    link: suspensionLink,
+    since: suspendAskedAt,
+  });
+  await page.goto(suspensionMail.linkMatching(suspensionLink));
+  await expect(page.getByRole('heading', { name: 'Suspend filter request' })).toBeVisible();
+  await page.getByLabel('Suspend the filter for').selectOption({ label: '20 minutes' });
+  await page.getByRole('button', { name: 'Grant suspension' }).click();
+  await expectSite(tab, games);
+  // Everything is open while the suspension runs.
+  await tab.goto(site.url('allowed-site.com'));
+  await expectSite(tab, site.url('allowed-site.com'));
+});
+
+test('not connected: everything is blocked and the block page says Keyward is not set up; a wrong code is refused in plain words', async ({
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  child = await launchChildBrowser(extension.dir);
+  const tab = await child.context.newPage();
+  await tab.goto(sites.url('allowed-site.com'));
+  await expect(tab).toHaveURL(blockPageUrl(child, sites.url('allowed-site.com')));
+  await expect(tab.getByRole('heading', { name: 'Keyward is not set up yet' })).toBeVisible();
+
+  const setup = await child.context.newPage();
+  await setup.goto(child.extensionUrl('setup.html'));
+  await setup.getByLabel('Keyward server address').fill(baseURL);
+  await setup.getByLabel('Connection code').fill('000000');
+  await setup.getByRole('button', { name: 'Connect' }).click();
+  await expect(setup.getByRole('alert')).toContainText(/code/i);
+
+  await setup.getByLabel('Keyward server address').fill('http://127.0.0.1:9');
+  await setup.getByLabel('Connection code').fill('123456');
+  await setup.getByRole('button', { name: 'Connect' }).click();
+  await expect(setup.getByRole('alert')).toContainText("can't reach http://127.0.0.1:9");
+});
