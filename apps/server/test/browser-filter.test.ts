@@ -228,6 +228,15 @@ describe('requests from the block page', () => {
     });
     expect(again.body[0].id).toBe(first?.id);
 
+    // the parent sees it as a website asked for in Chrome
+    const seen = await server.call('GetUnlockRequest', first?.id, { token: parent.token });
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    expect(seen.body).toMatchObject({
+      appBundleId: 'com.google.Chrome',
+      domain: 'www.wikipedia.org',
+      requestComment: 'for homework',
+    });
+
     const decided = await server.call(
       'UpdateUnlockRequest',
       { id: first?.id, status: 'rejected', responseComment: 'Not now' },

@@ -103,7 +103,32 @@ const MODELS_BY_IDENTIFIER: ReadonlyMap<string, DeviceModel> = new Map(
 
 export const KNOWN_MODEL_IDENTIFIERS: readonly string[] = MODELS.map(([identifier]) => identifier);
 
+const BROWSER_PLATFORMS: Readonly<Record<string, string>> = {
+  chromeOS: 'ChromeOS',
+  windows: 'Windows',
+  linux: 'Linux',
+  macOS: 'macOS',
+};
+
+/**
+ * Issue 22: a browser with Keyward for Chrome is a computer whose model identifier is
+ * `browser:<Browser>:<platform>` (e.g. `browser:Chrome:windows`).
+ */
+export function browserModelIdentifier(browser: string, platform: string): string {
+  return `browser:${browser.replaceAll(':', ' ').trim()}:${platform}`;
+}
+
+/** "Chrome on Windows" for a browser's model identifier; undefined for any other identifier. */
+export function browserModelTitle(modelIdentifier: string): string | undefined {
+  const match = /^browser:([^:]+):(\w+)$/.exec(modelIdentifier.trim());
+  if (!match) return undefined;
+  const [, browser, platform] = match;
+  return `${browser} on ${BROWSER_PLATFORMS[platform ?? ''] ?? 'a computer'}`;
+}
+
 export function describeModel(modelIdentifier: string): DeviceModel {
   const known = MODELS_BY_IDENTIFIER.get(modelIdentifier.trim());
-  return known ?? { family: 'unknown', title: modelIdentifier };
+  if (known) return known;
+  const browser = browserModelTitle(modelIdentifier);
+  return { family: 'unknown', title: browser ?? modelIdentifier };
 }

@@ -1,6 +1,10 @@
 import type { DeviceModelFamily } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
-import { describeModel, KNOWN_MODEL_IDENTIFIERS } from '../src/device-models.ts';
+import {
+  browserModelIdentifier,
+  describeModel,
+  KNOWN_MODEL_IDENTIFIERS,
+} from '../src/device-models.ts';
 
 describe('describeModel', () => {
   test.each<[string, DeviceModelFamily, string]>([
@@ -23,6 +27,12 @@ describe('describeModel', () => {
     ['MacBookPro99,1', 'unknown', 'MacBookPro99,1'],
     ['VirtualMac2,1', 'unknown', 'VirtualMac2,1'],
     ['', 'unknown', ''],
+    // issue 22: browsers with Keyward for Chrome
+    ['browser:Chrome:windows', 'unknown', 'Chrome on Windows'],
+    ['browser:Edge:macOS', 'unknown', 'Edge on macOS'],
+    ['browser:Chrome:chromeOS', 'unknown', 'Chrome on ChromeOS'],
+    ['browser:Brave:other', 'unknown', 'Brave on a computer'],
+    ['browser:Chrome', 'unknown', 'browser:Chrome'],
   ])('%j → %s %j', (identifier, family, title) => {
     expect(describeModel(identifier)).toEqual({ family, title });
   });
@@ -37,4 +47,9 @@ describe('describeModel', () => {
       expect(describeModel(id).family).not.toBe('unknown');
     }
   });
+});
+
+test('a browser model identifier survives a browser name with a colon', () => {
+  const identifier = browserModelIdentifier('Odd:Browser', 'linux');
+  expect(describeModel(identifier)).toEqual({ family: 'unknown', title: 'Odd Browser on Linux' });
 });

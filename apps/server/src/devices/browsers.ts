@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   BrowserKeychain,
-  BrowserPlatform,
   BrowserSuspension,
   BrowserSuspensionRequest,
   BrowserUnlockRequest,
@@ -18,23 +17,24 @@ import { fromDbBool, fromDbJson, toDbTime } from '../db/values.ts';
 // same rows as a Mac's. What is the browser's own lives here: its name, the views of its requests
 // on its wire, the suspension it is under, and the key of its uninstall link.
 
-export const BROWSER_PLATFORM_NAMES: Record<BrowserPlatform, string> = {
-  chromeOS: 'ChromeOS',
-  windows: 'Windows',
-  linux: 'Linux',
-  macOS: 'macOS',
-  other: 'a computer',
+/** Browsers of the app catalogue (migration 0002), by the name the extension reports. */
+const CATALOGUED_BROWSERS: Readonly<Record<string, string>> = {
+  chrome: 'com.google.Chrome',
+  chromium: 'org.chromium.Chromium',
+  edge: 'com.microsoft.edgemac',
+  brave: 'com.brave.Browser',
+  opera: 'com.operasoftware.Opera',
+  vivaldi: 'com.vivaldi.Vivaldi',
 };
 
-/** "Chrome on Windows": what the family sees until they rename it. */
-export function browserDeviceName(browser: string, platform: string | null): string {
-  const where = BROWSER_PLATFORM_NAMES[platform as BrowserPlatform] ?? 'a computer';
-  return `${browser} on ${where}`;
-}
-
-/** The app id an unlock request or a typed line of this browser carries (e.g. `browser:chrome`). */
+/**
+ * The app id an unlock request of this browser carries: the browser's bundle id in the app
+ * catalogue when it has one (so the dashboard names it, and counts the request as a website's),
+ * else `browser:<name>`.
+ */
 export function browserAppId(browser: string): string {
-  return `browser:${browser.trim().toLowerCase().replace(/\s+/g, '-')}`;
+  const name = browser.trim().toLowerCase();
+  return CATALOGUED_BROWSERS[name] ?? `browser:${name.replace(/\s+/g, '-')}`;
 }
 
 /** The key of the uninstall link: only the server that connected the browser can make it. */

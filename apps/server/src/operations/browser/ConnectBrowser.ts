@@ -1,5 +1,6 @@
 import { toDbTime } from '../../db/values.ts';
-import { browserDeviceName, uninstallUrl } from '../../devices/browsers.ts';
+import { browserModelIdentifier, describeModel } from '@keyward/domain/device-models';
+import { uninstallUrl } from '../../devices/browsers.ts';
 import { spendConnectionCode } from '../../devices/connection-codes.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { browserResolver } from '../../pairql/resolver.ts';
@@ -24,7 +25,8 @@ export default browserResolver('ConnectBrowser', async (input, ctx) => {
   const token = newToken();
   const computerId = newToken();
   const computerUserId = newToken();
-  const name = input.deviceName ?? browserDeviceName(input.browser, input.platform);
+  const modelIdentifier = browserModelIdentifier(input.browser, input.platform);
+  const name = input.deviceName ?? describeModel(modelIdentifier).title;
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('computers')
@@ -32,7 +34,8 @@ export default browserResolver('ConnectBrowser', async (input, ctx) => {
         id: computerId,
         parent_id: child.parentId,
         custom_name: input.deviceName ?? null,
-        model_identifier: `browser:${input.browser.toLowerCase()}`,
+        // "Chrome on Windows" wherever the dashboard names a computer by its model
+        model_identifier: modelIdentifier,
         // a browser has no serial number; the column is unique, so it gets its own id
         serial_number: `browser-${computerId}`,
         filter_version: input.extensionVersion,
