@@ -59,7 +59,8 @@ export async function startSites(): Promise<Sites> {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
       `<!doctype html><html lang="en"><title>${host}</title><h1>Welcome to ${host}</h1>` +
-        '<label>Search <input name="q"></label></html>',
+        '<label>Search <input name="q"></label>' +
+        '<label>Password <input type="password" name="p"></label></html>',
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,6 +88,26 @@ export interface ChildBrowser {
   /** the DNR rules in force now */
   rules(): Promise<DnrRule[]>;
   close(): Promise<void>;
+}
+
+/**
+ * The parent's side of connecting: the setup page of the child's browser takes the server's
+ * address (unless the download carried it) and the connection code, and says who it is for.
+ */
+export async function connectChildBrowser(
+  child: ChildBrowser,
+  code: string,
+  childName: string,
+  serverUrl?: string,
+): Promise<Page> {
+  const setup = await child.context.newPage();
+  await setup.goto(child.extensionUrl('setup.html'));
+  await expect(setup.getByRole('heading', { name: 'Set up Keyward' })).toBeVisible();
+  if (serverUrl) await setup.getByLabel('Keyward server address').fill(serverUrl);
+  await setup.getByLabel('Connection code').fill(code);
+  await setup.getByRole('button', { name: 'Connect' }).click();
+  await expect(setup.getByRole('heading', { name: `Connected to ${childName}` })).toBeVisible();
+  return setup;
 }
 
 /** A fresh Chromium profile with the extension installed, as on a child's computer. */

@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import {
   type BuiltExtension,
   blockPageUrl,
   buildExtension,
   type ChildBrowser,
+  connectChildBrowser,
   dashboardCall,
   expectSite,
   hasRuleFor,
@@ -62,13 +69,7 @@ test('Keyward for Chrome: connect with a code; blocked until a key unlocks; ask 
 
   // On the child's computer the extension is installed and opens its setup page.
   child = await launchChildBrowser(extension.dir);
-  const setup = await child.context.newPage();
-  await setup.goto(child.extensionUrl('setup.html'));
-  await expect(setup.getByRole('heading', { name: 'Set up Keyward' })).toBeVisible();
-  await setup.getByLabel('Keyward server address').fill(baseURL);
-  await setup.getByLabel('Connection code').fill(code);
-  await setup.getByRole('button', { name: 'Connect' }).click();
-  await expect(setup.getByRole('heading', { name: `Connected to ${childName}` })).toBeVisible();
+  await connectChildBrowser(child, code, childName, baseURL);
 
   // Without keys every site is blocked: the block page shows the address.
   const tab = await child.context.newPage();
@@ -190,4 +191,131 @@ test('not connected: everything is blocked and the block page says Keyward is no
   await setup.getByLabel('Connection code').fill('123456');
   await setup.getByRole('button', { name: 'Connect' }).click();
   await expect(setup.getByRole('alert')).toContainText("can't reach http://127.0.0.1:9");
+});
+
+/** A new child of a new signed-in parent, with a key for allowed-site.com and a connection code. */
+async function childWithCode(
+  page: Page,
+  request: APIRequestContext,
+  mailbox: Parameters<typeof signInAsNewParent>[2],
+  label: string,
+) {
+  await signInAsNewParent(page, request, mailbox, label);
+  const childName = `Noa ${Date.now().toString(36)}`;
+  const childId = await addChildInBrowser(page, childName);
+  const keychainId = crypto.randomUUID();
+  await dashboardCall(page, request, 'SaveKeychain', {
+    isNew: true,
+    id: keychainId,
+    name: 'School',
+    description: null,
+  });
+  await dashboardCall(page, request, 'ToggleChildKeychain', { childId, keychainId });
+  await dashboardCall(page, request, 'SaveKey', {
+    isNew: true,
+    id: crypto.randomUUID(),
+    keychainId,
+    key: { type: 'anySubdomain', domain: 'allowed-site.com', scope: { type: 'webBrowsers' } },
+  });
+  await page.getByRole('button', { name: 'Get connection code' }).click();
+  const code = await readConnectionCode(page);
+  return { childId, childName, keychainId, code };
+}
+
+test('activity: screenshots of the open tab and the lines the child types reach the parent, never a password', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  const { childId, childName, keychainId, code } = await childWithCode(
+    page,
+    request,
+    mailbox,
+    'chrome-activity',
+  );
+  await dashboardCall(page, request, 'SaveUser', {
+    id: childId,
+    isNew: false,
+    name: childName,
+    keyloggingEnabled: true,
+    screenshotsEnabled: true,
+    screenshotsResolution: 640,
+    screenshotsFrequency: 10,
+    showSuspensionActivity: true,
+    keychains: [{ id: keychainId }],
+  });
+  child = await launchChildBrowser(extension.dir);
+  await connectChildBrowser(child, code, childName, baseURL);
+
+  const tab = await child.context.newPage();
+  await tab.goto(sites.url('allowed-site.com'));
+  await expectSite(tab, sites.url('allowed-site.com'));
+  await tab.bringToFront();
+  await tab.getByLabel('Search').pressSequentially('cats and dogs');
+  await tab.getByLabel('Search').press('Enter');
+  await tab.getByLabel('Password').pressSequentially('secret123');
+  await tab.getByLabel('Password').press('Enter');
+
+  const start = new Date(Date.now() - 60 * 60_000).toISOString();
+  const feed = async () => {
+    const end = new Date(Date.now() + 60 * 60_000).toISOString();
+    return (await dashboardCall(page, request, 'UserActivityFeed', {
+      userId: childId,
+      range: { start, end },
+    })) as {
+      items: { case: string; line?: string; appName?: string; width?: number }[];
+    };
+  };
+  await expect
+    .poll(async () => (await feed()).items.map((item) => item.case).sort(), {
+      timeout: 60_000,
+      intervals: [2_000],
+    })
+    .toEqual(expect.arrayContaining(['keystrokeLine', 'screenshot']));
+  const { items } = await feed();
+  const lines = items.filter((item) => item.case === 'keystrokeLine');
+  expect(lines.map((item) => [item.appName, item.line])).toContainEqual([
+    'allowed-site.com',
+    'cats and dogs',
+  ]);
+  expect(JSON.stringify(items)).not.toContain('secret123');
+  const screenshot = items.find((item) => item.case === 'screenshot');
+  expect(screenshot?.width).toBe(640);
+});
+
+test('the download from the server carries its address: the setup page asks only for the code', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  if (!baseURL) throw new Error('no setup');
+  // The server zips the build in apps/browser-filter/dist (npm run build makes it).
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  if (!existsSync(join(root, 'apps/browser-filter/dist/unpacked/manifest.json'))) {
+    execFileSync('npm', ['run', 'build', '-w', 'apps/browser-filter'], { cwd: root });
+  }
+  const response = await request.get('/downloads/keyward-chrome.zip');
+  expect(response.status()).toBe(200);
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-download-'));
+  try {
+    writeFileSync(join(dir, 'keyward-chrome.zip'), await response.body());
+    execFileSync('unzip', ['-q', join(dir, 'keyward-chrome.zip'), '-d', join(dir, 'unpacked')]);
+    const { childName, code } = await childWithCode(page, request, mailbox, 'chrome-download');
+    child = await launchChildBrowser(join(dir, 'unpacked'));
+    const setup = await child.context.newPage();
+    await setup.goto(child.extensionUrl('setup.html'));
+    await expect(setup.getByLabel('Keyward server address')).toHaveValue(baseURL);
+    await setup.getByLabel('Connection code').fill(code);
+    await setup.getByRole('button', { name: 'Connect' }).click();
+    await expect(setup.getByRole('heading', { name: `Connected to ${childName}` })).toBeVisible();
+    await child.close();
+    child = undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -31,6 +31,8 @@ const BLOCK_PAGE = chrome.runtime.getURL('blocked.html');
 const PING_MS = 20_000;
 const CLOCK_TOLERANCE_MS = 5 * 60_000;
 const LINES_PER_BATCH = 20;
+/** typed lines are sent in batches, at most this long after the first one waits */
+const LINES_WAIT_MS = 10_000;
 const ALARMS = {
   rules: 'rules',
   checkIn: 'checkIn',
@@ -85,7 +87,9 @@ function applyRules(): Promise<CompiledBrowserRules> {
 
     await chrome.alarms.clear(ALARMS.rules);
     if (compiled.nextChangeAt) {
-      chrome.alarms.create(ALARMS.rules, { when: alarmTime(compiled.nextChangeAt, Date.now()) });
+      // nextChangeAt is on the server's clock; the alarm is on this computer's.
+      const localChangeAt = new Date(compiled.nextChangeAt.getTime() - (state.clockSkewMs ?? 0));
+      chrome.alarms.create(ALARMS.rules, { when: alarmTime(localChangeAt, Date.now()) });
     }
 
     // A suspension ends on time even offline; the parent hears that it did.
@@ -396,6 +400,14 @@ async function noticeActivity() {
 
 // --- monitoring: screenshots and typed lines --------------------------------------------------------
 
+let screenshotTimer: ReturnType<typeof setInterval> | undefined;
+let screenshotEveryMs: number | undefined;
+let lastScreenshotAt = 0;
+
+/**
+ * Screenshots every N seconds: a timer while the worker runs (its channel keeps it up), and an
+ * alarm as a backstop (alarms fire at most every 30 s, and wake a stopped worker).
+ */
 async function scheduleMonitoring() {
   const { checkIn, status } = await readLocal('checkIn', 'status');
   const isSuspended = status?.mode === 'suspended';
@@ -404,12 +416,15 @@ async function scheduleMonitoring() {
   const everySeconds =
     suspension?.screenshotsEverySeconds ??
     (screenshots?.enabled ? screenshots.everySeconds : undefined);
-  const current = await chrome.alarms.get(ALARMS.screenshot);
-  if (everySeconds === undefined) {
-    if (current) await chrome.alarms.clear(ALARMS.screenshot);
-  } else {
-    const periodInMinutes = Math.max(0.5, everySeconds / 60);
-    if (current?.periodInMinutes !== periodInMinutes) {
+  const everyMs = everySeconds === undefined ? undefined : everySeconds * 1000;
+  if (everyMs !== screenshotEveryMs) {
+    if (screenshotTimer) clearInterval(screenshotTimer);
+    screenshotTimer = undefined;
+    screenshotEveryMs = everyMs;
+    await chrome.alarms.clear(ALARMS.screenshot);
+    if (everyMs !== undefined) {
+      screenshotTimer = setInterval(() => void screenshotIfDue(everyMs), everyMs);
+      const periodInMinutes = Math.max(0.5, everyMs / 60_000);
       chrome.alarms.create(ALARMS.screenshot, { periodInMinutes, delayInMinutes: periodInMinutes });
     }
   }
@@ -418,6 +433,12 @@ async function scheduleMonitoring() {
   if (keylogging && !(await chrome.alarms.get(ALARMS.typedLines))) {
     chrome.alarms.create(ALARMS.typedLines, { periodInMinutes: 1 });
   }
+}
+
+async function screenshotIfDue(everyMs: number | undefined) {
+  if (everyMs === undefined || Date.now() - lastScreenshotAt < everyMs * 0.8) return;
+  lastScreenshotAt = Date.now();
+  await takeScreenshot().catch((error) => log('screenshot failed', error));
 }
 
 async function takeScreenshot() {
@@ -463,9 +484,14 @@ async function addTypedLine(line: TypedLine) {
   typedLines.push(line);
   await writeLocal({ typedLines: typedLines.slice(-500) });
   if (typedLines.length >= LINES_PER_BATCH) await flushTypedLines();
+  else linesTimer ??= setTimeout(() => void flushTypedLines(), LINES_WAIT_MS);
 }
 
+let linesTimer: ReturnType<typeof setTimeout> | undefined;
+
 async function flushTypedLines() {
+  if (linesTimer) clearTimeout(linesTimer);
+  linesTimer = undefined;
   const { connection, typedLines = [] } = await readLocal('connection', 'typedLines');
   if (!connection || typedLines.length === 0) return;
   const batch = typedLines.slice(0, 100);
@@ -532,7 +558,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
       void noticeActivity();
       break;
     case ALARMS.screenshot:
-      void takeScreenshot().catch((error) => log('screenshot failed', error));
+      void scheduleMonitoring().then(() => screenshotIfDue(screenshotEveryMs));
       break;
     case ALARMS.typedLines:
       void flushTypedLines();
