@@ -31,6 +31,8 @@ export default defineConfig({
       '/getting-started': api,
       // issue 12: the data export's signed download link
       '/data-export': api,
+      // issue 22: Keyward for Chrome's download
+      '/downloads': api,
     },
   },
   build: {

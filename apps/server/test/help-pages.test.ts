@@ -16,6 +16,7 @@ describe('help links', () => {
         'how-to-video': `${origin}/getting-started#how-to`,
         'getting-started': `${origin}/getting-started`,
         'mac-app': `${origin}/getting-started#mac-app`,
+        'chrome-filter': `${origin}/getting-started#chrome`,
       };
       for (const [link, target] of Object.entries(expected)) {
         const response = await server.app.inject({ method: 'GET', url: `/help/${link}` });
@@ -25,10 +26,12 @@ describe('help links', () => {
       const page = await server.app.inject({ method: 'GET', url: '/getting-started' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      for (const anchor of ['id="support"', 'id="how-to"', 'id="mac-app"']) {
+      for (const anchor of ['id="support"', 'id="how-to"', 'id="mac-app"', 'id="chrome"']) {
         expect(page.body).toContain(anchor);
       }
       expect(page.body).toContain('mailto:support@keyward.local');
+      // the extension's download is the server's own (with its address filled in)
+      expect(page.body).toContain(`href="${server.config.publicUrl}/downloads/keyward-chrome.zip"`);
       expect(page.body).not.toMatch(/keyward\.app/);
 
       const unknown = await server.app.inject({ method: 'GET', url: '/help/elsewhere' });

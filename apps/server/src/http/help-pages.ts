@@ -6,7 +6,13 @@ import type { Config } from '../config.ts';
 // not configured — to the getting-started page this server serves itself. No link points at an
 // address that does not exist, and the web app needs no configuration of its own.
 
-export type HelpLink = 'documentation' | 'support' | 'how-to-video' | 'getting-started' | 'mac-app';
+export type HelpLink =
+  | 'documentation'
+  | 'support'
+  | 'how-to-video'
+  | 'getting-started'
+  | 'mac-app'
+  | 'chrome-filter';
 
 export const HELP_LINKS: readonly HelpLink[] = [
   'documentation',
@@ -14,6 +20,7 @@ export const HELP_LINKS: readonly HelpLink[] = [
   'how-to-video',
   'getting-started',
   'mac-app',
+  'chrome-filter',
 ];
 
 /** Where /help/{link} leads with this configuration. */
@@ -34,6 +41,8 @@ export function helpLinkTarget(
       return hasOwnDocs ? `${ownGuide}#how-to` : config.docsUrl;
     case 'mac-app':
       return hasOwnDocs ? `${ownGuide}#mac-app` : config.docsUrl;
+    case 'chrome-filter':
+      return hasOwnDocs ? `${ownGuide}#chrome` : config.docsUrl;
   }
 }
 
@@ -46,8 +55,9 @@ function escapeHtml(value: string): string {
 }
 
 export function gettingStartedPage(
-  config: Pick<Config, 'appName' | 'supportEmail' | 'supportUrl' | 'dashboardUrls'>,
+  config: Pick<Config, 'appName' | 'supportEmail' | 'supportUrl' | 'dashboardUrls' | 'publicUrl'>,
 ): string {
+  const server = escapeHtml(config.publicUrl);
   const app = escapeHtml(config.appName);
   const dashboard = escapeHtml(config.dashboardUrls[0] ?? '');
   const supportAddress = escapeHtml(
@@ -97,7 +107,18 @@ export function gettingStartedPage(
   </section>
   <section id="mac-app">
     <h2><span class="n" aria-hidden="true">2</span>Connect the child's Mac</h2>
-    <p>Install the ${app} filter app on your child's Mac and open it in the child's macOS account. In the dashboard, open the child and choose <strong>Get connection code</strong>; type the 6-digit code into the app. The code works once, for 2 days. The computer then appears under <strong>Computers</strong> with its live status (filter on, off, suspended, downtime or offline).</p>
+    <p>Install the ${app} filter app on your child's Mac and open it in the child's macOS account. In the dashboard, open the child and choose <strong>Get connection code</strong>; type the 6-digit code into the app. The code works once, for an hour. The computer then appears under <strong>Computers</strong> with its live status (filter on, off, suspended, downtime or offline).</p>
+  </section>
+  <section id="chrome">
+    <h2><span class="n" aria-hidden="true">2b</span>Or: a Chromebook, a Windows or a Linux computer</h2>
+    <p><strong>${app} for Chrome</strong> filters Chrome, Edge and other Chromium browsers the same way: everything is blocked except what your keys unlock. In the child's <strong>Get connection code</strong> dialog, choose <strong>Chrome browser</strong>, download the extension (it comes from this server, with its address filled in), load it in <code>chrome://extensions</code> and type the code on the page it opens.</p>
+    <p>So that your child cannot remove it or get around it, install it by policy instead of by hand:</p>
+    <ul>
+      <li><strong>Chromebook:</strong> with Family Link, turn off the child's access to <em>chrome://extensions</em> and guest browsing; in Google Admin (school or business accounts), force-install the extension for the child's organisational unit and set <em>Incognito mode</em> to <em>Disallow</em>.</li>
+      <li><strong>Windows, Linux, macOS:</strong> set Chrome's policies <code>ExtensionInstallForcelist</code> (the extension), <code>IncognitoModeAvailability</code> = 1 (incognito off), <code>BrowserGuestModeEnabled</code> = false, <code>BrowserAddPersonEnabled</code> = false and <code>DeveloperToolsAvailability</code> = 2, in the registry under <code>HKLM\Software\Policies\Google\Chrome</code>, in <code>/etc/opt/chrome/policies/managed/</code> (Chromium: <code>/etc/chromium/policies/managed/</code>), or in a configuration profile for <code>com.google.Chrome</code>. Block other browsers, or filter them too.</li>
+    </ul>
+    <p>If the extension is removed anyway, or cannot filter incognito windows, you get a security event and a notification.</p>
+    <a class="button" href="${server}/downloads/keyward-chrome.zip">Download ${app} for Chrome</a>
   </section>
   <section id="keychains">
     <h2><span class="n" aria-hidden="true">3</span>Unlock what your child needs with keychains</h2>

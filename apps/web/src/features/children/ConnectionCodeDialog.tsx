@@ -13,6 +13,23 @@ import { useChild, useCreateConnectionCode } from './api';
 /** How often the open dialog asks whether the computer has connected. */
 export const CONNECTION_POLL_MS = 2000;
 
+/** Where the server serves Keyward for Chrome, with its own address filled in (issue 22). */
+export const CHROME_DOWNLOAD_PATH = '/downloads/keyward-chrome.zip';
+
+/** The kinds of device one code connects; the parent picks one to read its steps. */
+export type ConnectTarget = 'mac' | 'ios' | 'chrome';
+
+const TARGETS: readonly { value: ConnectTarget; label: string }[] = [
+  { value: 'mac', label: 'Mac' },
+  { value: 'ios', label: 'iPhone or iPad' },
+  { value: 'chrome', label: 'Chrome browser' },
+];
+
+/** True for a browser with Keyward for Chrome (its model identifier is `browser:…`). */
+export function isBrowserDevice(device: Pick<UserDevice, 'modelIdentifier'>): boolean {
+  return device.modelIdentifier.startsWith('browser:');
+}
+
 type CodeRequest =
   | { status: 'idle' }
   | { status: 'loading' }
@@ -44,6 +61,7 @@ function ConnectionCodeDialogContent({
   onClose,
 }: Omit<ConnectionCodeDialogProps, 'isOpen'>) {
   const [request, setRequest] = useState<CodeRequest>({ status: 'idle' });
+  const [target, setTarget] = useState<ConnectTarget>('mac');
   const queryClient = useQueryClient();
   const createCode = useCreateConnectionCode();
 
@@ -120,10 +138,12 @@ function ConnectionCodeDialogContent({
       isOpen
       title={
         connected
-          ? 'Computer connected'
+          ? isBrowserDevice(connected)
+            ? 'Browser connected'
+            : 'Computer connected'
           : connectedIos
             ? `${connectedIos.deviceType} connected`
-            : 'Connect a computer'
+            : 'Connect a device'
       }
       onClose={onClose}
       icon={
@@ -163,7 +183,10 @@ function ConnectionCodeDialogContent({
           <span className="block text-lg font-semibold text-slate-900">
             {connected.modelTitle} connected!
           </span>
-          <span className="mt-1 block">{childName}'s computer is now connected to Keyward.</span>
+          <span className="mt-1 block">
+            {childName}'s {isBrowserDevice(connected) ? 'browser' : 'computer'} is now connected to
+            Keyward.
+          </span>
         </p>
       )}
       {request.status === 'succeeded' && connectedIos && (
@@ -178,7 +201,28 @@ function ConnectionCodeDialogContent({
       )}
       {request.status === 'succeeded' && !connected && !connectedIos && (
         <div className="space-y-4">
-          <p>Open the Keyward Mac app on {childName}'s computer and enter this connection code:</p>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-900">What are you connecting?</legend>
+            <div className="mt-2 flex flex-wrap gap-2">
+              {TARGETS.map((option) => (
+                <label
+                  key={option.value}
+                  className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm has-[:checked]:border-violet-600 has-[:checked]:bg-violet-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-violet-500"
+                >
+                  <input
+                    type="radio"
+                    name="connect-target"
+                    value={option.value}
+                    checked={target === option.value}
+                    onChange={() => setTarget(option.value)}
+                    className="h-4 w-4 accent-violet-600"
+                  />
+                  {option.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <ConnectSteps target={target} childName={childName} />
           <div className="rounded-xl bg-violet-50 py-4 text-center">
             <p className="text-xs font-semibold tracking-wide text-violet-700 uppercase">
               Connection code
@@ -187,13 +231,62 @@ function ConnectionCodeDialogContent({
               {String(request.code).padStart(6, '0')}
             </p>
           </div>
-          <p className="text-sm text-slate-600">
-            The code also works in the Keyward iOS app on {childName}'s iPhone or iPad.
+          <p className="text-xs text-slate-500">
+            One code connects one device. It works once and expires in an hour.
           </p>
-          <p className="text-xs text-slate-500">The code works once and expires in an hour.</p>
-          <Spinner className="h-4 w-4" label="Waiting for the computer to connect..." />
+          <Spinner className="h-4 w-4" label="Waiting for the device to connect..." />
         </div>
       )}
     </Modal>
   );
+}
+
+/** What to do on the child's device with the code, for each kind of device. */
+function ConnectSteps({ target, childName }: { target: ConnectTarget; childName: string }) {
+  switch (target) {
+    case 'mac':
+      return (
+        <p>Open the Keyward Mac app on {childName}'s computer and enter this connection code:</p>
+      );
+    case 'ios':
+      return (
+        <p>Open the Keyward app on {childName}'s iPhone or iPad and enter this connection code:</p>
+      );
+    case 'chrome':
+      return (
+        <div className="space-y-2">
+          <p>
+            For a Chromebook, or a Windows or Linux computer: Keyward for Chrome filters the browser
+            {childName} uses (Chrome, Edge or another Chromium browser). So that {childName} cannot
+            remove it,{' '}
+            <a
+              href="/help/chrome-filter"
+              target="_blank"
+              rel="noreferrer"
+              className="font-medium text-violet-700 underline hover:text-violet-900"
+            >
+              install it by policy
+            </a>
+            .
+          </p>
+          <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+            <li>
+              <a
+                href={CHROME_DOWNLOAD_PATH}
+                download
+                className="font-medium text-violet-700 underline hover:text-violet-900"
+              >
+                Download Keyward for Chrome
+              </a>{' '}
+              and unzip it.
+            </li>
+            <li>
+              Open <code>chrome://extensions</code>, turn on Developer mode, choose Load unpacked
+              and pick the unzipped folder.
+            </li>
+            <li>On the Keyward page that opens, enter this connection code:</li>
+          </ol>
+        </div>
+      );
+  }
 }

@@ -178,16 +178,29 @@ describe('connection code dialog', () => {
     const card = await screen.findByRole('article', { name: 'Emma' });
     await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Connect a computer' });
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
     expect(await within(dialog).findByText('123456')).toBeInTheDocument();
     expect(within(dialog).getByText(/enter this connection code/)).toHaveTextContent(
       "Open the Keyward Mac app on Emma's computer and enter this connection code:",
     );
-    expect(dialog).toHaveTextContent(
-      "The code also works in the Keyward iOS app on Emma's iPhone or iPad.",
+    // the same code for an iPhone or iPad, or a browser: each with its own steps
+    await user.click(within(dialog).getByRole('radio', { name: 'iPhone or iPad' }));
+    expect(within(dialog).getByText(/enter this connection code/)).toHaveTextContent(
+      "Open the Keyward app on Emma's iPhone or iPad and enter this connection code:",
     );
+    await user.click(within(dialog).getByRole('radio', { name: 'Chrome browser' }));
+    expect(
+      within(dialog).getByRole('link', { name: 'Download Keyward for Chrome' }),
+    ).toHaveAttribute('href', '/downloads/keyward-chrome.zip');
+    expect(within(dialog).getByRole('link', { name: 'install it by policy' })).toHaveAttribute(
+      'href',
+      '/help/chrome-filter',
+    );
+    expect(within(dialog).getByText('123456')).toBeInTheDocument();
     // issue 19: a code lives an hour (the server's CONNECTION_CODES.lifetimeSeconds)
-    expect(dialog).toHaveTextContent('The code works once and expires in an hour.');
+    expect(dialog).toHaveTextContent(
+      'One code connects one device. It works once and expires in an hour.',
+    );
     const getUserCalls = () => calls.filter((call) => call.op === 'GetUser').length;
     const before = getUserCalls();
 
@@ -214,6 +227,34 @@ describe('connection code dialog', () => {
     expect(getUserCalls()).toBe(afterClose);
   });
 
+  test('a browser that connects is named as one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let isConnected = false;
+    const emma = childOf();
+    const browser = computerOf({
+      modelTitle: 'Chrome on Windows',
+      modelIdentifier: 'browser:Chrome:windows',
+    });
+    const connected = childOf({ devices: [browser] });
+    fakeServer((op) => {
+      if (op === 'GetUsers') return { body: [isConnected ? connected : emma] };
+      if (op === 'GetUser') return { body: isConnected ? connected : emma };
+      if (op === 'CreatePendingAppConnection') return { body: { code: 654321 } };
+      return serverError('notFound');
+    });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderApp('/children');
+    const card = await screen.findByRole('article', { name: 'Emma' });
+    await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
+    expect(await within(dialog).findByText('654321')).toBeInTheDocument();
+    isConnected = true;
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByRole('dialog', { name: 'Browser connected' })).toHaveTextContent(
+      "Chrome on Windows connected!Emma's browser is now connected to Keyward.",
+    );
+  });
+
   test('shows the error message when no code can be created', async () => {
     fakeServer((op) => {
       if (op === 'GetUsers') return { body: [childOf()] };
@@ -224,7 +265,7 @@ describe('connection code dialog', () => {
     renderApp('/children');
     const card = await screen.findByRole('article', { name: 'Emma' });
     await user.click(within(card).getByRole('button', { name: 'Add a computer for Emma' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Connect a computer' });
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many codes');
     expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
