@@ -32,6 +32,7 @@ describe('help links', () => {
       expect(page.body).toContain('mailto:support@keyward.local');
       // the extension's download is the server's own (with its address filled in)
       expect(page.body).toContain(`href="${server.config.publicUrl}/downloads/keyward-chrome.zip"`);
+      expect(page.body).toContain(String.raw`HKLM\Software\Policies\Google\Chrome`);
       expect(page.body).not.toMatch(/keyward\.app/);
 
       const unknown = await server.app.inject({ method: 'GET', url: '/help/elsewhere' });
