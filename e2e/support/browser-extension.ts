@@ -54,18 +54,29 @@ export interface Sites {
 
 /** One local HTTP server answering for every site name: "Welcome to <host>". */
 export async function startSites(): Promise<Sites> {
+  let port = 0;
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (req.url === '/picture.png') {
+      res.setHeader('content-type', 'image/png');
+      res.end();
+      return;
+    }
+    // /with-picture shows a picture from blocked-site.com (a part the tab cannot load)
+    const picture =
+      req.url === '/with-picture'
+        ? `<img alt="a picture" src="http://blocked-site.com:${port}/picture.png">`
+        : '';
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
       `<!doctype html><html lang="en"><title>${host}</title><h1>Welcome to ${host}</h1>` +
-        '<label>Search <input name="q"></label>' +
+        `${picture}<label>Search <input name="q"></label>` +
         '<label>Password <input type="password" name="p"></label></html>',
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: (name, path = '/') => `http://${name}:${port}${path}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -189,8 +200,9 @@ export async function dashboardCall(
 ): Promise<unknown> {
   const token = await page.evaluate(() => localStorage.getItem('admin_token'));
   const response = await request.post(`/pairql/dashboard/${op}`, {
-    headers: { 'x-admintoken': token ?? '' },
-    data,
+    // a bare JSON string (an id) as well as an object
+    headers: { 'x-admintoken': token ?? '', 'content-type': 'application/json' },
+    data: JSON.stringify(data),
   });
   expect(response.status(), await response.text()).toBe(200);
   return response.json();

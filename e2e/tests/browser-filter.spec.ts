@@ -286,6 +286,42 @@ test('activity: screenshots of the open tab and the lines the child types reach 
   expect(screenshot?.width).toBe(640);
 });
 
+test('the block page offers the parts the tab could not load, and asks for them with the page', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  const { childId, childName, code } = await childWithCode(page, request, mailbox, 'chrome-parts');
+  child = await launchChildBrowser(extension.dir);
+  await connectChildBrowser(child, code, childName, baseURL);
+
+  // An unlocked page shows a picture from a site that is not: the picture is blocked.
+  const tab = await child.context.newPage();
+  const picture = sites.url('blocked-site.com', '/picture.png');
+  await tab.goto(sites.url('allowed-site.com', '/with-picture'));
+  await expectSite(tab, sites.url('allowed-site.com', '/with-picture'));
+  await expect
+    .poll(() => tab.locator('img').evaluate((img: HTMLImageElement) => img.complete))
+    .toBe(true);
+
+  // The next page is blocked; its block page offers the picture too.
+  const games = sites.url('games-site.com');
+  await tab.goto(games);
+  const parts = tab.getByRole('group', { name: /Other things this tab could not load/ });
+  await expect(parts).toBeVisible();
+  await parts.getByRole('checkbox', { name: picture }).check();
+  await tab.getByRole('button', { name: 'Ask for this site' }).click();
+  await expect(tab.getByText('Asked! Waiting for a parent to answer…')).toBeVisible();
+
+  const requests = (await dashboardCall(page, request, 'GetUserUnlockRequests', childId)) as {
+    url: string;
+  }[];
+  expect(requests.map((r) => r.url).sort()).toEqual([games, picture].sort());
+});
+
 test('the download from the server carries its address: the setup page asks only for the code', async ({
   page,
   request,

@@ -59,11 +59,21 @@ function log(...args: unknown[]) {
 
 // --- rules ------------------------------------------------------------------------------------------
 
-let lastMode: CompiledBrowserRules['mode'] | undefined;
+type Mode = CompiledBrowserRules['mode'];
+const OPENNESS: Record<Mode, number> = { suspended: 3, filtering: 2, downtime: 1, notConnected: 0 };
+function isStricter(mode: Mode, than: Mode): boolean {
+  return OPENNESS[mode] < OPENNESS[than];
+}
 
 function applyRules(): Promise<CompiledBrowserRules> {
   return serially(async () => {
-    const state = await readLocal('connection', 'checkIn', 'clockSkewMs', 'suspensionEndReported');
+    const state = await readLocal(
+      'connection',
+      'checkIn',
+      'clockSkewMs',
+      'suspensionEndReported',
+      'status',
+    );
     const now = new Date(Date.now() + (state.clockSkewMs ?? 0));
     const checkIn = state.checkIn;
     const compiled = state.connection
@@ -113,11 +123,10 @@ function applyRules(): Promise<CompiledBrowserRules> {
         appliedAt: new Date().toISOString(),
       },
     });
-    const previous = lastMode;
-    lastMode = compiled.mode;
-    // Pages opened while the filter was off stay open otherwise: reload them when it comes back on.
-    if (previous === 'suspended' && compiled.mode !== 'suspended') await reloadWebTabs();
-    if (compiled.mode === 'downtime' && previous !== undefined && previous !== 'downtime') {
+    // Pages opened while the filter let more through stay open otherwise: reload them when it
+    // closes down (a suspension ends, downtime starts, the parent removed this browser).
+    const previous = state.status?.mode;
+    if (previous && previous !== compiled.mode && isStricter(compiled.mode, previous)) {
       await reloadWebTabs();
     }
     await scheduleMonitoring();
