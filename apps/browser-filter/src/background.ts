@@ -1,5 +1,5 @@
 import {
-  type BrowserChannelMessage,
+  BrowserChannelMessage,
   BrowserCheckInOutput,
   type BrowserSecurityEvent,
   type BrowserUnlockRequest,
@@ -303,13 +303,15 @@ function openChannel(connection: Connection) {
   };
   ws.onmessage = (event) => {
     log('channel:', String(event.data).slice(0, 200));
-    let message: BrowserChannelMessage;
+    let frame: unknown;
     try {
-      message = JSON.parse(String(event.data)) as BrowserChannelMessage;
+      frame = JSON.parse(String(event.data));
     } catch {
       return;
     }
-    void onChannelMessage(message);
+    // Frames this version does not know (the server's `welcome`, newer ones) are left alone.
+    const parsed = BrowserChannelMessage.safeParse(frame);
+    if (parsed.success) void onChannelMessage(parsed.data);
   };
   ws.onclose = (event) => {
     log(`channel closed: ${event.code}`);
