@@ -1,5 +1,5 @@
 import type { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
-import { HOUR, toDbTime } from '../db/values.ts';
+import { HOUR, MINUTE, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
 import { notifyAboutChild } from '../requests/notify.ts';
 import { newToken } from '../services/tokens.ts';
@@ -9,12 +9,19 @@ import { takeDeviceWriteBudget } from './write-budgets.ts';
 // computer user, each notified to the parent (trigger adminChildSecurityEvent): unlike a Mac's
 // events, which notify only for a child with an administrator account, every browser event is one
 // a child could cause to get around the filter. A signal repeated while nothing changed (the same
-// event of the same browser within REPEAT_WINDOW_MS) is recorded once.
+// event of the same browser within its repeat window) is recorded once.
 
 export type BrowserSecurityEventName =
   (typeof BROWSER_SECURITY_EVENT_NAMES)[keyof typeof BROWSER_SECURITY_EVENT_NAMES];
 
-const REPEAT_WINDOW_MS = 6 * HOUR;
+/** A state that lasts (incognito not allowed, offline) is told every 6 hours at most. */
+const REPEAT_WINDOW_MS: Record<BrowserSecurityEventName, number> = {
+  browserIncognitoNotAllowed: 6 * HOUR,
+  browserFilterOffline: 6 * HOUR,
+  browserExtensionRemoved: 10 * MINUTE,
+  browserSuspensionExpired: 10 * MINUTE,
+  browserClockChanged: HOUR,
+};
 
 export async function recordBrowserSecurityEvent(
   ctx: RequestContext & { computerUserId: string; childId: string; parentId: string },
@@ -27,7 +34,7 @@ export async function recordBrowserSecurityEvent(
     .select('id')
     .where('computer_user_id', '=', ctx.computerUserId)
     .where('event', '=', event)
-    .where('created_at', '>', toDbTime(new Date(now.getTime() - REPEAT_WINDOW_MS)))
+    .where('created_at', '>', toDbTime(new Date(now.getTime() - REPEAT_WINDOW_MS[event])))
     .executeTakeFirst();
   if (recent) return false;
   await takeDeviceWriteBudget(ctx, 'securityEvents', {
