@@ -200,7 +200,7 @@ async function childWithCode(
   mailbox: Parameters<typeof signInAsNewParent>[2],
   label: string,
 ) {
-  await signInAsNewParent(page, request, mailbox, label);
+  const parent = await signInAsNewParent(page, request, mailbox, label);
   const childName = `Noa ${Date.now().toString(36)}`;
   const childId = await addChildInBrowser(page, childName);
   const keychainId = crypto.randomUUID();
@@ -219,7 +219,7 @@ async function childWithCode(
   });
   await page.getByRole('button', { name: 'Get connection code' }).click();
   const code = await readConnectionCode(page);
-  return { childId, childName, keychainId, code };
+  return { parent, childId, childName, keychainId, code };
 }
 
 test('activity: screenshots of the open tab and the lines the child types reach the parent, never a password', async ({
@@ -320,6 +320,44 @@ test('the block page offers the parts the tab could not load, and asks for them 
     url: string;
   }[];
   expect(requests.map((r) => r.url).sort()).toEqual([games, picture].sort());
+});
+
+test('a suspension ends on time: the open site goes back to the block page by itself', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  const { parent, childName, code } = await childWithCode(
+    page,
+    request,
+    mailbox,
+    'chrome-suspension',
+  );
+  child = await launchChildBrowser(extension.dir);
+  await connectChildBrowser(child, code, childName, baseURL);
+
+  const tab = await child.context.newPage();
+  const games = sites.url('games-site.com');
+  await tab.goto(games);
+  const askedAt = Date.now();
+  await tab.getByRole('button', { name: 'Ask to turn the filter off' }).click();
+  await expect(tab.getByText('Asked! Waiting for a parent to answer…')).toBeVisible();
+  const mail = await mailbox.waitFor({ to: parent.email, link: suspensionLink, since: askedAt });
+  const requestId = mail.linkMatching(suspensionLink).split('/').pop();
+  // one minute, the shortest grant (the dashboard offers longer ones)
+  await dashboardCall(page, request, 'DecideFilterSuspensionRequest', {
+    id: requestId,
+    decision: { case: 'accepted', durationInSeconds: 60 },
+  });
+  await expectSite(tab, games);
+  const grantedAt = Date.now();
+
+  // No one touches anything: when the time is up the tab is blocked again.
+  await expect(tab).toHaveURL(blockPageUrl(child, games), { timeout: 90_000 });
+  console.log(`blocked again ${Math.round((Date.now() - grantedAt) / 1000)} s after the grant`);
 });
 
 test('the download from the server carries its address: the setup page asks only for the code', async ({

@@ -278,11 +278,16 @@ function baseRules(blockPageUrl: string): DnrRule[] {
       condition: { regexFilter: '^https?://.*$', resourceTypes: ['main_frame'] },
     },
     {
-      // The extension's own requests: check-ins, the channel, screenshot uploads to storage.
+      // The extension's own requests: check-ins, the channel, screenshot uploads to storage. Never
+      // frames: a page the block page opens (or reloads) has the extension as its initiator, and
+      // must pass the keys like any other.
       id: RULE_IDS.extensionRequests,
       priority: ALLOW_PRIORITY,
       action: { type: 'allow' },
-      condition: { initiatorDomains: [extensionId], resourceTypes: [...ALL_RESOURCE_TYPES] },
+      condition: {
+        initiatorDomains: [extensionId],
+        resourceTypes: ['xmlhttprequest', 'websocket', 'other'],
+      },
     },
   ];
 }

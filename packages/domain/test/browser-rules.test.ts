@@ -360,6 +360,10 @@ describe('always and never', () => {
       false,
     ],
     ['https://uploads.example-s3.test/put', 'xmlhttprequest', 'https://some.site', false],
+    ['wss://push.example-s3.test/', 'websocket', `chrome-extension://${EXTENSION_ID}`, true],
+    // the block page sending the tab to a site does not unlock it
+    ['https://games.example/', 'main_frame', `chrome-extension://${EXTENSION_ID}`, false],
+    ['https://games.example/frame', 'sub_frame', `chrome-extension://${EXTENSION_ID}`, false],
   ])('%s (%s from %s) allowed: %s', (url, type, initiator, expected) => {
     expect(isAllowed(rules, { url, type, ...(initiator ? { initiator } : {}) })).toBe(expected);
   });
