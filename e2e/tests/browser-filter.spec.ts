@@ -360,7 +360,7 @@ test('a suspension ends on time: the open site goes back to the block page by it
   console.log(`blocked again ${Math.round((Date.now() - grantedAt) / 1000)} s after the grant`);
 });
 
-test('the download from the server carries its address: the setup page asks only for the code', async ({
+test('the download from the server carries its address: the setup page asks only for the code; a browser the parent removes blocks everything', async ({
   page,
   request,
   mailbox,
@@ -387,8 +387,24 @@ test('the download from the server carries its address: the setup page asks only
     await setup.getByLabel('Connection code').fill(code);
     await setup.getByRole('button', { name: 'Connect' }).click();
     await expect(setup.getByRole('heading', { name: `Connected to ${childName}` })).toBeVisible();
-    await child.close();
-    child = undefined;
+
+    // The parent removes this browser: it forgets its connection and blocks everything again.
+    const tab = await child.context.newPage();
+    await tab.goto(sites!.url('allowed-site.com'));
+    await expectSite(tab, sites!.url('allowed-site.com'));
+    const worker = await child.worker();
+    const deviceId = await worker.evaluate(async () => {
+      const { chrome } = globalThis as unknown as {
+        chrome: { storage: { local: { get(key: string): Promise<Record<string, unknown>> } } };
+      };
+      const { connection } = await chrome.storage.local.get('connection');
+      return (connection as { deviceId: string }).deviceId;
+    });
+    await dashboardCall(page, request, 'DeleteEntity_v2', { id: deviceId, type: 'computerUser' });
+    await expect(tab).toHaveURL(blockPageUrl(child, sites!.url('allowed-site.com')), {
+      timeout: 10_000,
+    });
+    await expect(tab.getByRole('heading', { name: 'Keyward is not set up yet' })).toBeVisible();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
