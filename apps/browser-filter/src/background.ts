@@ -8,6 +8,8 @@ import {
   type CompiledBrowserRules,
   compileBlockEverything,
   compileBrowserRules,
+  type DnrRule,
+  RULE_IDS,
 } from '@keyward/domain/browser-rules';
 import { blockedUrlOf } from './block-page.ts';
 import { browserOf } from './platform.ts';
@@ -87,11 +89,21 @@ function applyRules(): Promise<CompiledBrowserRules> {
         })
       : compileBlockEverything(BLOCK_PAGE);
 
-    const existing = await chrome.declarativeNetRequest.getDynamicRules();
-    await chrome.declarativeNetRequest.updateDynamicRules({
-      removeRuleIds: existing.map((rule) => rule.id),
-      addRules: compiled.rules as unknown as chrome.declarativeNetRequest.Rule[],
-    });
+    const replaceRules = async (rules: readonly DnrRule[]) => {
+      const existing = await chrome.declarativeNetRequest.getDynamicRules();
+      await chrome.declarativeNetRequest.updateDynamicRules({
+        removeRuleIds: existing.map((rule) => rule.id),
+        addRules: rules as unknown as chrome.declarativeNetRequest.Rule[],
+      });
+    };
+    try {
+      await replaceRules(compiled.rules);
+    } catch (error) {
+      // Chrome takes all the rules or none: without the keys the block page and the server
+      // still work, and the child can ask.
+      log('Chrome refused the rules; keeping only the block page and the server', error);
+      await replaceRules(compiled.rules.filter((rule) => rule.id < RULE_IDS.firstKey));
+    }
     log(`rules: ${compiled.mode}, ${compiled.rules.length} rules, ${compiled.keysInForce} keys`);
     if (compiled.skippedKeys.length > 0) log('keys left out', compiled.skippedKeys);
 

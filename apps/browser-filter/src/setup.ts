@@ -114,8 +114,10 @@ form.addEventListener('submit', async (event) => {
       uninstallUrl: output.uninstallUrl,
     };
     await writeLocal({ connection });
-    showConnected(connection);
-    await chrome.runtime.sendMessage({ type: 'connected' });
+    // Connected once the first rules are in force (the service worker checks in first).
+    await chrome.runtime.sendMessage({ type: 'connected' }).catch(() => undefined);
+    const { status } = await readLocal('status');
+    showConnected(connection, status);
   } catch (error) {
     problem.textContent = connectProblem(error, serverUrl);
   } finally {

@@ -476,7 +476,9 @@ function asciiHost(domain: string): string | undefined {
   if (lower === '' || /[/:?#@\s*^|[\]\\]/.test(lower)) return undefined;
   try {
     const host = new URL(`http://${lower}/`).hostname;
-    return host === '' ? undefined : host;
+    // Chrome refuses a whole rule update over one odd domain: empty labels never reach it.
+    const isHostname = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host);
+    return isHostname ? host : undefined;
   } catch {
     return undefined;
   }

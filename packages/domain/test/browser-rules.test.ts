@@ -436,6 +436,22 @@ describe('rules are well formed', () => {
     expect(isAllowed(rules, { url: 'https://www.bücher.de/', type: 'main_frame' })).toBe(true);
   });
 
+  test.each<[string, SharedKey]>([
+    ['a trailing dot', { type: 'domain', domain: 'example.com.', scope: web }],
+    ['a leading dot', { type: 'anySubdomain', domain: '.example.com', scope: web }],
+    ['an empty label', { type: 'domain', domain: 'example..com', scope: web }],
+    ['a space', { type: 'domain', domain: 'exa mple.com', scope: web }],
+    ['a star in a domain key', { type: 'domain', domain: '*.example.com', scope: web }],
+    ['no host in a path key', { type: 'path', path: '/page', scope: web }],
+    ['not an IP address', { type: 'ipAddress', ipAddress: 'example.com', scope: web }],
+    ['a pattern with a slash', { type: 'domainRegex', pattern: 'a*/b', scope: web }],
+  ])('a key Chrome could not take (%s) is skipped, the others stay', (_name, key) => {
+    const odd = browserKey(key);
+    const result = compile([keychain([odd, browserKey(example)])]);
+    expect(result.skippedKeys).toEqual([{ id: odd.id, reason: 'unsupported' }]);
+    expect(allowsExample(result.rules)).toBe(true);
+  });
+
   test('over the caps: regex keys are skipped into skippedKeys, nothing passes a limit', () => {
     const regexKeys = Array.from({ length: 6 }, (_, i) =>
       browserKey({ type: 'domainRegex', pattern: `cdn${i}*.example.dev`, scope: web }),
