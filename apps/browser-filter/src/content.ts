@@ -48,6 +48,7 @@ function flush(element: Element) {
   if (timer) clearTimeout(timer);
   idleTimers.delete(element);
   send(buffers.get(element)?.flush());
+  buffers.delete(element);
 }
 
 function bufferFor(event: Event): [Element, LineBuffer] | undefined {
