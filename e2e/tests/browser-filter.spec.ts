@@ -322,6 +322,62 @@ test('the block page offers the parts the tab could not load, and asks for them 
   expect(requests.map((r) => r.url).sort()).toEqual([games, picture].sort());
 });
 
+test('downtime blocks even unlocked sites, and ends when the parent changes it', async ({
+  page,
+  request,
+  mailbox,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  const { childId, childName, keychainId, code } = await childWithCode(
+    page,
+    request,
+    mailbox,
+    'chrome-downtime',
+  );
+  child = await launchChildBrowser(extension.dir);
+  await connectChildBrowser(child, code, childName, baseURL);
+  const tab = await child.context.newPage();
+  const allowed = sites.url('allowed-site.com');
+  await tab.goto(allowed);
+  await expectSite(tab, allowed);
+
+  // Downtime from an hour ago to an hour from now, in the browser's own time zone.
+  const hour = await (await child.worker()).evaluate(() => new Date().getHours());
+  const settings = {
+    id: childId,
+    isNew: false,
+    name: childName,
+    keyloggingEnabled: false,
+    screenshotsEnabled: false,
+    screenshotsResolution: 1000,
+    screenshotsFrequency: 60,
+    showSuspensionActivity: true,
+    keychains: [{ id: keychainId }],
+  };
+  await dashboardCall(page, request, 'SaveUser', {
+    ...settings,
+    downtime: {
+      start: { hour: (hour + 23) % 24, minute: 0 },
+      end: { hour: (hour + 1) % 24, minute: 59 },
+    },
+  });
+  // The open page is reloaded onto the block page.
+  await expect(tab).toHaveURL(blockPageUrl(child, allowed), { timeout: PUSH_MS + 3_000 });
+  await expect(tab.getByRole('heading', { name: "It's downtime" })).toBeVisible();
+
+  await dashboardCall(page, request, 'SaveUser', settings);
+  await expect
+    .poll(async () => hasRuleFor(await child!.rules(), 'allowed-site.com'), {
+      timeout: PUSH_MS,
+      intervals: [100],
+    })
+    .toBe(true);
+  await tab.goto(allowed);
+  await expectSite(tab, allowed);
+});
+
 test('a suspension ends on time: the open site goes back to the block page by itself', async ({
   page,
   request,
