@@ -213,7 +213,11 @@ async function doCheckIn(): Promise<void> {
         `this computer's clock is ${Math.round(skew / 60_000)} minutes off`,
       );
     }
-    // incognitoNotAllowed: the server records it from CheckIn's `incognitoAllowed`.
+    // CheckIn's `incognitoAllowed` says it too; the event is for a change seen between check-ins
+    // and the server keeps one per repeat window.
+    if (!incognitoAllowed && state.incognitoReported !== false) {
+      await queueEvent('incognitoNotAllowed', 'this browser does not let Keyward run in incognito');
+    }
     chrome.alarms.create(ALARMS.checkIn, {
       periodInMinutes: Math.max(0.5, checkIn.checkInEverySeconds / 60),
     });
