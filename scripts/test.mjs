@@ -257,9 +257,9 @@ async function runE2e(ctx) {
     }
   }
 
-  console.log('Building the SPA (npm run build -w apps/web)');
-  const build = await run('npm', ['run', 'build', '-w', 'apps/web'], { env: ctx.env });
-  if (build !== 0) return failed(`building the SPA failed (exit code ${build})`);
+  console.log('Building the SPA and Keyward for Chrome (npm run build)');
+  const build = await run('npm', ['run', 'build'], { env: ctx.env });
+  if (build !== 0) return failed(`npm run build failed (exit code ${build})`);
 
   const report = join(reportDir, 'e2e.json');
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {

@@ -325,7 +325,7 @@ function openChannel(connection: Connection) {
     } catch {
       return;
     }
-    // Frames this version does not know (the server's `welcome`, newer ones) are left alone.
+    // Frames this version does not know (newer ones) are left alone.
     const parsed = BrowserChannelMessage.safeParse(frame);
     if (parsed.success) void onChannelMessage(parsed.data);
   };
@@ -356,6 +356,9 @@ async function markChannelDown() {
 
 async function onChannelMessage(message: BrowserChannelMessage) {
   switch (message.type) {
+    case 'welcome':
+      // the server knows this browser: the channel is open (onopen already checked in)
+      break;
     case 'rulesChanged':
       await checkIn();
       break;

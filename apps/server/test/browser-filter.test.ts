@@ -1,4 +1,4 @@
-import { BrowserCheckInOutput } from '@keyward/contract/browser';
+import { BrowserChannelMessage, BrowserCheckInOutput } from '@keyward/contract/browser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -383,7 +383,7 @@ describe('the push channel', () => {
     const client = await open();
     client.socket.send(JSON.stringify({ type: 'hello', token }));
     await until(() => client.frames.length > 0);
-    expect(client.frames[0]).toEqual({ type: 'welcome' });
+    expect(BrowserChannelMessage.parse(client.frames[0])).toEqual({ type: 'welcome' });
 
     // the parent adds a key to a keychain the child holds
     const keychain = await addKeychain(server, parent.adminId);

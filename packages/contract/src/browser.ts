@@ -237,6 +237,8 @@ export const browserFilterOperationNames = Object.keys(browserFilter) as Browser
 
 /** Push messages on the browser's channel (server → extension). */
 export const BrowserChannelMessage = z.discriminatedUnion('type', [
+  /** the answer to a hello whose token is a browser's: the channel is open */
+  z.object({ type: z.literal('welcome') }),
   /** keys, keychains, schedules, downtime or monitoring changed: check in */
   z.object({ type: z.literal('rulesChanged') }),
   z.object({ type: z.literal('unlockRequestDecided'), request: BrowserUnlockRequest }),
