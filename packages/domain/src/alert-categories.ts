@@ -85,3 +85,14 @@ export function customAlertWordsProblem(words: readonly string[]): string | null
     ? null
     : `A word or phrase can have at most ${MAX_ALERT_WORD_LENGTH} characters.`;
 }
+
+/** "self-harm, bullying": the categories of a notification, in lower case, each once. */
+export function alertCategoriesInWords(categories: readonly string[]): string {
+  return [...new Set(categories)]
+    .map((category) =>
+      category === CUSTOM_ALERT_CATEGORY
+        ? 'your words'
+        : alertCategoryLabel(category).toLowerCase(),
+    )
+    .join(', ');
+}
