@@ -26,6 +26,7 @@ import { PqlFailure } from '../pairql/errors.ts';
 
 /** Operations that change nothing a parent would audit (reads, and a client-side log line). */
 export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'ChildActivityInsights',
   'ChildActivitySummaries',
   'CombinedUsersActivityFeed',
   'DashboardWidgets',
