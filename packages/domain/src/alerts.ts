@@ -5,7 +5,12 @@ import {
   type BuiltInAlertCategory,
   CUSTOM_ALERT_CATEGORY,
 } from './alert-categories.ts';
-import { type AlertMatcher, type AlertWordEntry, compileAlertMatcher } from './alert-matcher.ts';
+import {
+  type AlertMatcher,
+  type AlertWordEntry,
+  compileAlertMatcher,
+  normaliseForAlerts,
+} from './alert-matcher.ts';
 import bullying from './alert-words/bullying.json' with { type: 'json' };
 import drugs from './alert-words/drugs.json' with { type: 'json' };
 import selfHarm from './alert-words/self-harm.json' with { type: 'json' };
@@ -69,10 +74,13 @@ export function alertForLine(
   settings: ChildAlertSettings,
   matcher: AlertMatcher<AlertCategory> = builtInAlertMatcher(),
 ): LineAlert | null {
-  const enabled = new Set(settings.categories);
+  const normalised = normaliseForAlerts(line);
+  const enabled = settings.categories;
   const found = [
-    ...(enabled.size > 0 ? matcher.match(line) : []).filter((hit) => enabled.has(hit.category)),
-    ...(settings.custom ? settings.custom.match(line) : []),
+    ...(enabled.length > 0 ? matcher.matchNormalised(normalised) : []).filter((hit) =>
+      enabled.includes(hit.category),
+    ),
+    ...(settings.custom ? settings.custom.matchNormalised(normalised) : []),
   ];
   if (found.length === 0) return null;
   for (const category of ALERT_CATEGORIES) {

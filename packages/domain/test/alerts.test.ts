@@ -31,8 +31,11 @@ const found = (text: string) => matcher.match(text).map((hit) => hit.word);
 
 describe('normaliseForAlerts', () => {
   const show = (text: string) => {
-    const { chars, runs } = normaliseForAlerts(text);
-    return chars.map((ch, i) => (runs[i] === 1 || ch === ' ' ? ch : `${ch}${runs[i]}`)).join('');
+    const { codes, runs } = normaliseForAlerts(text);
+    return codes
+      .map((code) => String.fromCodePoint(code))
+      .map((ch, i) => (runs[i] === 1 || ch === ' ' ? ch : `${ch}${runs[i]}`))
+      .join('');
   };
   test.each([
     ['Kill', ' kil2 '],
@@ -176,7 +179,7 @@ describe('alertForLine with the built-in lists', () => {
   test('every built-in word normalises to something and none repeats within its list', () => {
     for (const [category, list] of Object.entries(BUILT_IN_ALERT_LISTS)) {
       expect(list.category).toBe(category);
-      const keys = list.words.map((word) => normaliseForAlerts(word).chars.join(''));
+      const keys = list.words.map((word) => normaliseForAlerts(word).codes.join(','));
       expect(new Set(keys).size, category).toBe(keys.length);
       expect(list.words.length, category).toBeGreaterThanOrEqual(20);
       expect(list.words.length, category).toBeLessThanOrEqual(100);
