@@ -436,6 +436,57 @@ describe('day feed', () => {
   });
 });
 
+describe('alerts in the day feed (issue 24)', () => {
+  const alerted = () => [
+    ...items(),
+    lineItem('a1', {
+      appName: 'Discord',
+      line: 'i wanna diiiie',
+      createdAt: at(570),
+      flagged: true,
+      alert: { category: 'selfHarm', words: ['wanna die'] },
+    }),
+  ];
+
+  test('the alert shows first with its category; the toggle restores newest first', async () => {
+    feedServer(feedOf(alerted()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const feed = await screen.findByRole('feed', { name: 'Activity' });
+    const names = () =>
+      within(feed)
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label'));
+    expect(names()[0]).toMatch(/^Discord, .*, alert: Self-harm$/);
+    const card = within(feed).getAllByRole('article')[0]!;
+    expect(within(card).getByText('Alert: Self-harm')).toBeInTheDocument();
+    expect(within(card).getByText('Matched: "wanna die"')).toBeInTheDocument();
+    expect(card).toHaveAttribute('aria-current', 'true');
+
+    const toggle = screen.getByRole('switch', { name: 'Show alerts and flagged first' });
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await user.click(toggle);
+    expect(names()[0]).toMatch(/^Messages/);
+    expect(names().at(-1)).toMatch(/^Discord/);
+
+    // Next alert (or the a key) selects it wherever it is
+    await user.click(screen.getByRole('button', { name: 'Next alert (1)' }));
+    expect(within(feed).getByRole('article', { name: /^Discord/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+  });
+
+  test('a day without alerts or flags shows no toggle', async () => {
+    feedServer(feedOf(items()));
+    renderApp(DAY_PATH);
+    await screen.findByRole('feed', { name: 'Activity' });
+    expect(
+      screen.queryByRole('switch', { name: 'Show alerts and flagged first' }),
+    ).not.toBeInTheDocument();
+  });
+});
+
 describe('family day feed', () => {
   test('one section per child, each item named by its child', async () => {
     const calls = fakeServer((op) =>
