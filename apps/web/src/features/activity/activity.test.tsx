@@ -75,6 +75,57 @@ describe('summaries', () => {
     expect(within(yesterday).getByText(/Flagged 1/)).toBeInTheDocument();
   });
 
+  test("the child's week at a glance sits above the days (issue 24)", async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'ChildActivitySummaries') {
+        return { body: { childName: 'Sam', days: [day(0, 2, 5)] } };
+      }
+      if (op === 'ChildActivityInsights') {
+        return {
+          body: {
+            childName: 'Sam',
+            keyloggingEnabled: true,
+            weekStart: localMidnight(6).toISOString(),
+            days: [6, 5, 4, 3, 2, 1, 0].map((daysAgo) => ({
+              date: localMidnight(daysAgo).toISOString(),
+              numItems: daysAgo === 0 ? 5 : 0,
+              numAlerts: daysAgo === 0 ? 1 : 0,
+              numFlagged: daysAgo === 0 ? 1 : 0,
+            })),
+            hours: Array.from({ length: 24 }, (_, hour) => (hour === 10 ? 5 : 0)),
+            topApps: [{ appName: 'Discord', numLines: 7 }],
+            topRequests: [{ target: 'https://games.example', numRequests: 2 }],
+            numItems: 5,
+            numFlagged: 1,
+            numAlerts: 1,
+            alertsByCategory: [{ category: 'selfHarm', numAlerts: 1 }],
+            suspendedSeconds: 600,
+            falseAlerts: [],
+          },
+        };
+      }
+      return serverError('notFound');
+    });
+    renderApp(`/children/${CHILD_ID}/activity`);
+    const week = await screen.findByRole('region', { name: 'This week' });
+    expect(calls.find((call) => call.op === 'ChildActivityInsights')?.body).toEqual({
+      childId: CHILD_ID,
+      jsTimezoneOffsetMinutes: new Date().getTimezoneOffset(),
+    });
+    expect(
+      within(week).getByText('5 items, 1 flagged, 1 alert this week. Filter suspended for 10 min.'),
+    ).toBeInTheDocument();
+    expect(within(week).getByText('Alerts: Self-harm: 1')).toBeInTheDocument();
+    expect(within(week).getByText('Discord')).toBeInTheDocument();
+    expect(within(week).getByText('https://games.example')).toBeInTheDocument();
+    const byDay = within(week).getByRole('list', { name: 'Items by day' });
+    expect(within(byDay).getByRole('link', { name: /5 items, 1 alert$/ })).toHaveAttribute(
+      'href',
+      DAY_PATH,
+    );
+    expect(within(week).getByRole('img', { name: '10 am: 5 items' })).toBeInTheDocument();
+  });
+
   test('no activity: the empty state leads back to the children', async () => {
     fakeServer(() => ({ body: { childName: 'Sam', days: [] } }));
     renderApp(`/children/${CHILD_ID}/activity`);
