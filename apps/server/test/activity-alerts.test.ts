@@ -2,7 +2,13 @@ import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { describe, expect, test } from 'vitest';
 import { notificationsDelivered } from '../src/requests/notify.ts';
 import { newToken } from '../src/services/tokens.ts';
-import { addChild, connectedMac, deviceCall, serverWithParents } from './fixtures.ts';
+import {
+  addChild,
+  connectedMac,
+  deviceCall,
+  securityEvents,
+  serverWithParents,
+} from './fixtures.ts';
 import { accountEmailMethod, addRule } from './notifications-fixtures.ts';
 
 // Issue 24: alerts on typed text. CreateKeystrokeLines flags a line that matches the child's alert
@@ -228,6 +234,15 @@ describe('alert settings travel with the child (SaveUser, GetUser)', () => {
       { token: alice.token },
     );
     expect(unknown.status).toBe(400);
+
+    // turning a list off lowers monitoring: a security event says which
+    await server.call(
+      'SaveUser',
+      saveInput(ada.childId, { alertCategories: ['sexualContent'] }),
+      { token: alice.token },
+    );
+    const events = await securityEvents(server, alice.adminId, 'monitoringDecreased');
+    expect(events.at(-1)?.detail).toBe('child: Ada; alerts off: Self-harm');
   });
 
   test('a new child starts with self-harm on', async () => {
