@@ -236,11 +236,9 @@ describe('alert settings travel with the child (SaveUser, GetUser)', () => {
     expect(unknown.status).toBe(400);
 
     // turning a list off lowers monitoring: a security event says which
-    await server.call(
-      'SaveUser',
-      saveInput(ada.childId, { alertCategories: ['sexualContent'] }),
-      { token: alice.token },
-    );
+    await server.call('SaveUser', saveInput(ada.childId, { alertCategories: ['sexualContent'] }), {
+      token: alice.token,
+    });
     const events = await securityEvents(server, alice.adminId, 'monitoringDecreased');
     expect(events.at(-1)?.detail).toBe('child: Ada; alerts off: Self-harm');
   });
