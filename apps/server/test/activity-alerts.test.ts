@@ -101,6 +101,14 @@ describe('CreateKeystrokeLines flags alerted lines', () => {
     expect(Object.keys(items[0]!).sort()).toEqual(
       ['appName', 'case', 'createdAt', 'duringSuspension', 'flagged', 'id', 'ids', 'line'].sort(),
     );
+    const summaries = await server.call(
+      'ChildActivitySummaries',
+      { childId: sam.childId, jsTimezoneOffsetMinutes: 0 },
+      { token: alice.token },
+    );
+    expect(summaries.body.days).toEqual([
+      expect.objectContaining({ numTotal: 3, numFlagged: 1, numAlerts: 1 }),
+    ]);
     const combined = await server.call(
       'CombinedUsersActivityFeed',
       { range: today() },

@@ -407,6 +407,8 @@ export const DaySummary = z.object({
   numApproved: z.number(),
   numFlagged: z.number(),
   numTotal: z.number(),
+  /** Issue 24: typed lines with an alert; present only when there are some. */
+  numAlerts: z.number().optional(),
 });
 export type DaySummary = z.infer<typeof DaySummary>;
 

@@ -170,6 +170,8 @@ export interface ActivityDaySummary {
   numTotal: number;
   numApproved: number;
   numFlagged: number;
+  /** Issue 24: entries that are typed lines with an alert. */
+  numAlerts: number;
 }
 
 /**
@@ -196,6 +198,7 @@ export function summariseActivityDays(
         numTotal: entries.length,
         numApproved: entries.filter((entry) => entry.deletedAt !== null).length,
         numFlagged: entries.filter((entry) => entry.flagged).length,
+        numAlerts: entries.filter((entry) => entry.kind === 'keystrokeLine' && entry.alert).length,
       };
     });
 }

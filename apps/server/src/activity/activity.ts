@@ -251,6 +251,7 @@ export async function buildDaySummaries(
     numTotal: day.numTotal,
     numApproved: day.numApproved,
     numFlagged: day.numFlagged,
+    ...(day.numAlerts > 0 ? { numAlerts: day.numAlerts } : {}),
   }));
 }
 

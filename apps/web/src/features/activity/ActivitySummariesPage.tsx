@@ -1,6 +1,7 @@
 import type { PqlError } from '@keyward/contract/errors';
 import type { DaySummary } from '@keyward/contract/shared';
 import {
+  BellAlertIcon,
   CheckCircleIcon,
   ChevronRightIcon,
   FlagIcon,
@@ -117,6 +118,12 @@ function SummaryList({
                       <Badge tone="warning">
                         <FlagIcon className="-ml-0.5 mr-1 h-3.5 w-3.5" aria-hidden="true" />
                         Flagged {row.numFlagged}
+                      </Badge>
+                    )}
+                    {row.numAlerts > 0 && (
+                      <Badge tone="error">
+                        <BellAlertIcon className="-ml-0.5 mr-1 h-3.5 w-3.5" aria-hidden="true" />
+                        Alerts {row.numAlerts}
                       </Badge>
                     )}
                   </div>
