@@ -69,6 +69,9 @@ function kindOf(code: number): number {
   return kind;
 }
 
+let scratchCodes = new Int32Array(256);
+let scratchKinds = new Uint8Array(256);
+
 const isAlnum = (kind: number | undefined) => kind === LETTER_KIND || kind === DIGIT;
 
 /** Normalised text: one entry per run of a repeated character (a code point), with its length. */
@@ -83,14 +86,23 @@ export function normaliseForAlerts(text: string): NormalisedText {
   const lower = (
     !NON_ASCII.test(text) ? text : text.normalize('NFKD').replace(COMBINING_MARKS, '')
   ).toLowerCase();
-  const cps = new Int32Array(lower.length);
-  const kinds = new Uint8Array(lower.length);
+  // scratch space reused line after line (matching is synchronous)
+  if (scratchCodes.length < lower.length) {
+    scratchCodes = new Int32Array(lower.length * 2);
+    scratchKinds = new Uint8Array(lower.length * 2);
+  }
+  const cps = scratchCodes;
+  const kinds = scratchKinds;
   let n = 0;
   for (let i = 0; i < lower.length; i += 1) {
-    const code = lower.codePointAt(i) as number;
-    if (code > 0xffff) i += 1;
+    let code = lower.charCodeAt(i);
+    const low = code >= 0xd800 && code <= 0xdbff ? lower.charCodeAt(i + 1) : 0;
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      code = lower.codePointAt(i) as number;
+      i += 1;
+    }
     cps[n] = code;
-    kinds[n] = kindOf(code);
+    kinds[n] = code < 128 ? (ASCII_KINDS[code] as number) : kindOf(code);
     n += 1;
   }
   const codes: number[] = [SPACE];

@@ -75,6 +75,8 @@ describe('compileAlertMatcher: what matches', () => {
     ['what an ass!', ['ass']],
     ['"kill"', ['kill']],
     ['kill😀', ['kill']],
+    ['😀kill', ['kill']],
+    ['\ud800kill', ['kill']],
   ])('%j finds %j', (text, expected) => {
     expect(found(text)).toEqual(expected);
   });
