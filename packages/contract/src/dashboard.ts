@@ -7,6 +7,7 @@ import {
   AdminKeychain,
   AdminNotificationTrigger,
   BlockRule,
+  ChildActivityInsightsOutput,
   DashboardWidgetsOutput,
   DataExportOutput,
   DaySummary,
@@ -65,6 +66,11 @@ export const dashboard = {
     auth: 'none',
     input: inputObject({ token: Uuid, password: z.string() }),
     output: LoginOutput,
+  },
+  ChildActivityInsights: {
+    auth: 'parent',
+    input: inputObject({ childId: Uuid, jsTimezoneOffsetMinutes: z.number() }),
+    output: ChildActivityInsightsOutput,
   },
   ChildActivitySummaries: {
     auth: 'parent',

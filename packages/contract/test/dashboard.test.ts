@@ -32,6 +32,24 @@ type Examples = {
 // One realistic request and response per operation; typed, so the helpers are checked too.
 const examples: Examples = {
   AcceptParentInvite: { input: { token: ids.token, password: 'a long passphrase' }, output: login },
+  ChildActivityInsights: {
+    input: { childId: ids.child, jsTimezoneOffsetMinutes: 300 },
+    output: {
+      childName: 'Lily',
+      keyloggingEnabled: true,
+      weekStart: at,
+      days: [{ date: at, numItems: 12, numAlerts: 1, numFlagged: 2 }],
+      hours: Array.from({ length: 24 }, () => 0),
+      topApps: [{ appName: 'Messages', numLines: 40 }],
+      topRequests: [{ target: 'https://example.com', numRequests: 3 }],
+      numItems: 12,
+      numFlagged: 2,
+      numAlerts: 1,
+      alertsByCategory: [{ category: 'selfHarm', numAlerts: 1 }],
+      suspendedSeconds: 600,
+      falseAlerts: [{ category: 'drugs', word: 'vape', count: 2 }],
+    },
+  },
   ChildActivitySummaries: {
     input: { childId: ids.child, jsTimezoneOffsetMinutes: 300 },
     output: {
@@ -450,7 +468,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -477,7 +495,7 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 1);
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {

@@ -15,6 +15,8 @@ import {
   ownedUnlockRequest,
 } from '../operations/ownership.ts';
 import { PqlFailure } from '../pairql/errors.ts';
+import { alertCategoryLabel } from '@keyward/domain/alert-categories';
+import { storedAlertCategories, storedAlertWords } from '../activity/alerts.ts';
 
 // The audit log's one place (issue 12): which dashboard operations change nothing, which are the
 // sign-in flows recorded as security events instead, and, for every other operation, what entity
@@ -26,6 +28,7 @@ import { PqlFailure } from '../pairql/errors.ts';
 
 /** Operations that change nothing a parent would audit (reads, and a client-side log line). */
 export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'ChildActivityInsights',
   'ChildActivitySummaries',
   'CombinedUsersActivityFeed',
   'DashboardWidgets',
@@ -139,6 +142,10 @@ async function childSnapshot(db: Db, parentId: string, id: string): Promise<Snap
       'suspension activity shown': onOff(child.show_suspension_activity),
       downtime: json(child.downtime),
       keychains: keychains.map((k) => k.name).join(', '),
+      // issue 24
+      alerts:
+        storedAlertCategories(child.alert_categories).map(alertCategoryLabel).join(', ') || 'none',
+      'own alert words': storedAlertWords(child.alert_words).join(', '),
     },
   };
 }

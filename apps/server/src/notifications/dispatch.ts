@@ -1,4 +1,5 @@
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
+import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
@@ -23,6 +24,8 @@ import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 //                             requestId, durationSeconds, comment, link?, count? })
 //   await notifyParent(ctx, { trigger: 'adminChildSecurityEvent', parentId, childId, childName,
 //                             event, detail?, count? })
+//   await notifyParent(ctx, { trigger: 'activityAlert', parentId, childId, childName, count,
+//                             categories })
 // The implementation builds the §6.2 texts and links itself from these fields. `count` (issue 19):
 // the notification stands for that many requests or events of the child (requests/notify.ts groups
 // them), the other fields describe the latest.
@@ -62,6 +65,17 @@ export type ParentNotification =
       detail: string | null;
       /** Events this notification stands for (absent: 1); event and detail are the latest's. */
       count?: number;
+    }
+  | {
+      // issue 24: typed lines that matched the child's alert words (grouped per window)
+      trigger: 'activityAlert';
+      parentId: string;
+      childId: string;
+      childName: string;
+      /** Alerted lines this notification stands for. */
+      count: number;
+      /** Their categories, most serious first (alert-categories order). */
+      categories: string[];
     };
 
 export type NotifyContext = Pick<
@@ -279,6 +293,14 @@ async function sendEmail(
         summary: securityEventSummary(n.event, n.detail),
         explanation: securityEventWording(n.event)?.explanation ?? null,
         url: facts.url,
+      });
+    case 'activityAlert':
+      return ctx.services.email.send('notify-activity-alert', to, {
+        childName: n.childName,
+        count: n.count,
+        categories: alertCategoriesInWords(n.categories),
+        url: facts.url,
+        fallback,
       });
   }
 }

@@ -44,6 +44,15 @@ export interface TemplateParams {
     explanation: string | null;
     url: string;
   };
+  /** Issue 24: alerts on what a child typed. The words and the text stay on the server. */
+  'notify-activity-alert': {
+    childName: string;
+    count: number;
+    /** "self-harm, bullying" */
+    categories: string;
+    url: string;
+    fallback?: { settingsUrl: string };
+  };
   'verify-notification-email': { code: number };
   /** To the operator: a checkout was cancelled or ended in an unexpected state (§8.2). */
   'billing-alert': { parentEmail: string; message: string };
@@ -239,6 +248,20 @@ const templates: Templates = {
       ...(explanation ? [explanation] : []),
     ],
     action: { label: 'View security events', url },
+  }),
+  'notify-activity-alert': ({ childName, count, categories, url, fallback }, { appName }) => ({
+    subject:
+      count === 1
+        ? `[${appName}] Alert on what ${childName} typed`
+        : `[${appName}] ${count} alerts on what ${childName} typed`,
+    paragraphs: [
+      count === 1
+        ? `Something ${childName} typed matched an alert (${categories}). It is flagged and shown first in ${childName}'s activity.`
+        : `${count} things ${childName} typed matched alerts (${categories}). They are flagged and shown first in ${childName}'s activity.`,
+      'Review what was typed:',
+    ],
+    action: { label: count === 1 ? 'Review the alert' : 'Review the alerts', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
   }),
   'billing-alert': ({ parentEmail, message }, { appName }) => ({
     subject: `${appName}: billing alert`,
