@@ -8,7 +8,7 @@ import { PqlFailure } from '../pairql/errors.ts';
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
 // answers index.html. API paths never fall back.
 
-const API_PREFIXES = ['/pairql/', '/macos-app/', '/healthz', '/metrics'];
+const API_PREFIXES = ['/pairql/', '/macos-app/', '/push-actions/', '/healthz', '/metrics'];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
@@ -65,6 +65,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         if (relative[0] === 'assets') {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         } else {
+          // index.html, sw.js (so a new service worker is found at once), the manifest, icons
           res.setHeader('cache-control', 'no-cache');
         }
         if (/\.(br|gz)$/.test(filePath) || hasCompressedCopy(filePath)) {
