@@ -32,6 +32,8 @@ import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
 import { createScreenshotStorage, type ScreenshotStorage } from './services/storage.ts';
 import { createTokenService } from './services/tokens.ts';
+import { createWebPushSender } from './services/web-push.ts';
+import { registerPushActions } from './http/push-actions.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -79,6 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sms: options.sms ?? createSmsSender(config, app.log),
     slack: options.slack ?? createSlackSender(config, app.log),
     storage: options.storage ?? createScreenshotStorage(config, clock),
+    webPush: createWebPushSender(config, app.log),
     billing: createBillingService({
       config,
       clock,
@@ -144,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerDeviceChannel(app, { db, clock, push });
   await registerBilling(app, { db, config, clock, billing: services.billing });
   await registerScreenshotRoutes(app, { db, clock, storage: services.storage });
+  // issue 23: the one-tap decisions of a push notification (no session: an action token)
+  registerPushActions(app, { db, config, clock, services });
   // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).
   const stopJobs = startScheduledJobs({
     db,

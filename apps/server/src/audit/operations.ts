@@ -42,6 +42,7 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetInbox',
   'GetIOSDevice',
   'GetParents',
+  'GetPushSubscriptions',
   'GetSelectableKeychains',
   'GetSignInSecurity',
   'GetSuspendFilterRequest',
@@ -167,6 +168,9 @@ function methodWords(config: StoredMethodConfig): Record<string, string | null> 
     case 'slack':
       // the bot token is a secret: only the channel is recorded
       return { kind: 'slack', address: config.channelName };
+    case 'push':
+      // issue 23: the browser's subscription is a secret: only what the browser called itself
+      return { kind: 'push', address: config.label };
   }
 }
 
@@ -344,6 +348,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityId: byId,
     snapshot: suspensionSnapshot,
   },
+  DeletePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: byId,
+    snapshot: methodSnapshot,
+  },
   DeleteActivityItems_v2: {
     entityType: 'activity',
     describe: (input) =>
@@ -398,6 +407,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     snapshot: keySnapshot,
   },
   SaveKeychain: { entityType: 'keychain', entityId: byId, snapshot: keychainSnapshot },
+  SavePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: (input, output) => (output as { id?: string } | undefined)?.id ?? input.id,
+    snapshot: methodSnapshot,
+  },
   SaveNotification: { entityType: 'notification', entityId: byId, snapshot: notificationSnapshot },
   SaveUser: { entityType: 'child', entityId: byId, snapshot: childSnapshot },
   StartPasskeyRegistration: {

@@ -423,6 +423,16 @@ export interface JobRunsTable {
 }
 
 // issue 12: co-parents and the audit log
+/** Issue 23: one-tap decisions of a suspension-request push notification (single use). */
+export interface PushActionTokensTable {
+  id: string;
+  parent_id: string;
+  person_id: string | null;
+  request_id: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
 export interface CoParentsTable {
   /** The person's id (what ParentContext.personId holds for a co-parent). */
   id: string;
@@ -592,6 +602,7 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   data_exports: DataExportsTable;
+  push_action_tokens: PushActionTokensTable;
 }
 
 // `Generated` is re-exported so later tables can use it without another import line.

@@ -10,6 +10,7 @@ import { macPrincipalFunctionMigration } from './0015_mac_principal_function.ts'
 import { iosAppBlockGroupsMigration } from './0016_ios_app_block_groups.ts';
 import { screenshotUploadsMigration } from './0017_screenshot_uploads.ts';
 import { connectionCodeGuessesMigration } from './0018_connection_code_guesses.ts';
+import { pushNotificationsMigration } from './0020_push_notifications.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -26,6 +27,7 @@ const migrations: Record<string, PortableMigration> = {
   '0016_ios_app_block_groups': iosAppBlockGroupsMigration,
   '0017_screenshot_uploads': screenshotUploadsMigration,
   '0018_connection_code_guesses': connectionCodeGuessesMigration,
+  '0020_push_notifications': pushNotificationsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
