@@ -170,6 +170,11 @@ const scenarios: Record<string, Scenario> = {
     };
   },
   SavePushSubscription: async () => ({ input: pushSubscriptionInput() }),
+  // owner only (the report goes to the account's address)
+  SaveWeeklyReport: async () => ({
+    token: alice.token,
+    input: { isEnabled: false, timeZone: 'Europe/Paris' },
+  }),
   DeletePushSubscription: async () => {
     const saved = await server.call('SavePushSubscription', pushSubscriptionInput(), {
       token: dana.token,

@@ -169,6 +169,12 @@ export const dashboard = {
   },
   FlagActivityItems: { auth: 'parent', input: inputArray(Uuid), output: SuccessOutput },
   GetAdmin: { auth: 'parent', input: null, output: GetAdminOutput },
+  // issue 23: the weekly report email; timeZone = the IANA zone its evening is in (absent: UTC)
+  GetWeeklyReport: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ isEnabled: z.boolean(), timeZone: z.string().optional() }),
+  },
   GetPushSubscriptions: {
     auth: 'parent',
     input: null,
@@ -369,6 +375,11 @@ export const dashboard = {
     output: z.object({ id: Uuid }),
   },
   SaveUser: { auth: 'parent', input: SaveUserInput, output: SuccessOutput },
+  SaveWeeklyReport: {
+    auth: 'parent',
+    input: inputObject({ isEnabled: z.boolean(), timeZone: optionalInput(z.string().max(64)) }),
+    output: SuccessOutput,
+  },
   SecurityEventsFeed: { auth: 'parent', input: null, output: z.array(SecurityEvent) },
   SendPasswordResetEmail: {
     auth: 'none',

@@ -49,6 +49,8 @@ const examples: Examples = {
     output: [activityFeed],
   },
   DeletePushSubscription: { input: { id: ids.method }, output: success },
+  GetWeeklyReport: { input: undefined, output: { isEnabled: true, timeZone: 'Europe/Paris' } },
+  SaveWeeklyReport: { input: { isEnabled: false, timeZone: 'Europe/Paris' }, output: success },
   GetPushSubscriptions: {
     input: undefined,
     output: {
@@ -481,7 +483,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 3); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 23: the three push-subscription operations
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 23: the three push-subscription operations and the weekly report's two
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -508,8 +510,8 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 3);
-    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 1);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 5);
+    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {
       return dashboard[name].input?.safeParse(ids.child).success === true;
@@ -529,7 +531,7 @@ describe('dashboard operation table', () => {
         dashboard[name].output.safeParse({ success: true }).success &&
         !dashboard[name].output.safeParse({}).success,
     );
-    expect(successOutputs).toHaveLength(22 + 2 + 2 + 1); // + InviteParent, RemoveParent, DeletePushSubscription
+    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport
 
     const arrayOutputs = dashboardOperationNames.filter(
       (name) => dashboard[name].output.safeParse([]).success,

@@ -43,6 +43,7 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetIOSDevice',
   'GetParents',
   'GetPushSubscriptions',
+  'GetWeeklyReport',
   'GetSelectableKeychains',
   'GetSignInSecurity',
   'GetSuspendFilterRequest',
@@ -279,6 +280,19 @@ async function accountSnapshot(db: Db, parentId: string) {
   };
 }
 
+async function weeklyReportSnapshot(db: Db, parentId: string) {
+  const parent = await db
+    .selectFrom('parents')
+    .select(['email', 'weekly_report', 'time_zone'])
+    .where('id', '=', parentId)
+    .executeTakeFirst();
+  if (!parent) return undefined;
+  return {
+    label: parent.email,
+    fields: { 'weekly report': onOff(parent.weekly_report), 'time zone': parent.time_zone },
+  };
+}
+
 async function coParentSnapshot(db: Db, parentId: string, id: string) {
   const row = await db
     .selectFrom('co_parents')
@@ -411,6 +425,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityType: 'notificationMethod',
     entityId: (input, output) => (output as { id?: string } | undefined)?.id ?? input.id,
     snapshot: methodSnapshot,
+  },
+  SaveWeeklyReport: {
+    entityType: 'account',
+    entityId: () => '',
+    snapshot: weeklyReportSnapshot,
   },
   SaveNotification: { entityType: 'notification', entityId: byId, snapshot: notificationSnapshot },
   SaveUser: { entityType: 'child', entityId: byId, snapshot: childSnapshot },

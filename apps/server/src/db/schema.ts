@@ -43,6 +43,10 @@ export interface ParentsTable {
   gclid: string | null;
   created_at: Ts;
   updated_at: Ts;
+  /** Issue 23: the weekly report email, on by default */
+  weekly_report: ColumnType<number | boolean, number | undefined, number>;
+  /** Issue 23: IANA time zone the dashboard reported (null: UTC), for the report's evening */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface DashboardSessionsTable {
   id: string;

@@ -8,7 +8,14 @@ import { PqlFailure } from '../pairql/errors.ts';
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
 // answers index.html. API paths never fall back.
 
-const API_PREFIXES = ['/pairql/', '/macos-app/', '/push-actions/', '/healthz', '/metrics'];
+const API_PREFIXES = [
+  '/pairql/',
+  '/macos-app/',
+  '/push-actions/',
+  '/weekly-report/',
+  '/healthz',
+  '/metrics',
+];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
