@@ -55,3 +55,12 @@ export const useDeletePushSubscription = () =>
     toast: { verb: 'delete', entity: 'notification method' },
     invalidates: ['GetPushSubscriptions', 'DashboardWidgets'],
   });
+
+// Issue 23: the weekly report email (the owner's switch).
+export const useWeeklyReport = () => useDashboardQuery('GetWeeklyReport', undefined);
+
+export const useSaveWeeklyReport = () =>
+  useDashboardMutation('SaveWeeklyReport', {
+    toast: { verb: 'save', entity: 'weekly report' },
+    invalidates: ['GetWeeklyReport'],
+  });
