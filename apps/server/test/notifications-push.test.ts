@@ -11,6 +11,7 @@ import {
   serverWithParents,
 } from './fixtures.ts';
 import { startFakePushService } from './fakes/push-service.ts';
+import { addMethod } from './notifications-fixtures.ts';
 
 // Issue 23: "This device", Web Push as a notification method. The server's messages go to a fake
 // push service on 127.0.0.1 that verifies their VAPID JWT and decrypts them as the browser would;
@@ -149,6 +150,21 @@ describe('the "This device" method', () => {
       triggers: ALL_REQUESTS,
     });
     expect(notUrl.status).toBe(400);
+  });
+
+  test('a family has at most 50 methods', async () => {
+    const parent = await server.signUpVerifiedParent();
+    // the account email method is the first
+    for (let i = 1; i < 50; i++) {
+      await addMethod(server, parent.adminId, { case: 'email', email: `m${i}@example.com` });
+    }
+    const browser = pushService.subscribe();
+    const refused = await dashboard(parent, 'SavePushSubscription', {
+      id: crypto.randomUUID(),
+      ...browser,
+      triggers: ALL_REQUESTS,
+    });
+    expect(refused.status).toBe(400);
   });
 
   test('another family is refused: it cannot list, delete or see the method', async () => {

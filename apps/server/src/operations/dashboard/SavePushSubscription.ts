@@ -10,6 +10,9 @@ import { isAcceptedEndpoint } from '../../services/web-push.ts';
 // becomes a notification method (no verification code: the browser's permission prompt is the
 // consent) with one rule per chosen trigger. The same browser saved again (same endpoint) is the
 // same method: its keys, name, owner and rules are replaced, and its id is answered.
+/** Each method multiplies every notification: a bound on what one family can make the server send. */
+const MAX_METHODS_PER_FAMILY = 50;
+
 export default dashboardResolver('SavePushSubscription', async (input, ctx) => {
   if (!isAcceptedEndpoint(input.endpoint, ctx.config.mode)) {
     throw badRequest(
@@ -57,6 +60,18 @@ export default dashboardResolver('SavePushSubscription', async (input, ctx) => {
         .execute();
       await trx.deleteFrom('notifications').where('method_id', '=', id).execute();
     } else {
+      const { count } = await trx
+        .selectFrom('notification_methods')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('parent_id', '=', ctx.parentId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= MAX_METHODS_PER_FAMILY) {
+        throw badRequest(
+          '3c8e5a24',
+          `Family has ${count} notification methods`,
+          'This family has as many notification methods as it can have. Remove one you no longer use, then try again.',
+        );
+      }
       const inserted = await trx
         .insertInto('notification_methods')
         .values({
