@@ -45,6 +45,8 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetInbox',
   'GetIOSDevice',
   'GetParents',
+  'GetPushSubscriptions',
+  'GetWeeklyReport',
   'GetSelectableKeychains',
   'GetSignInSecurity',
   'GetSuspendFilterRequest',
@@ -174,6 +176,9 @@ function methodWords(config: StoredMethodConfig): Record<string, string | null> 
     case 'slack':
       // the bot token is a secret: only the channel is recorded
       return { kind: 'slack', address: config.channelName };
+    case 'push':
+      // issue 23: the browser's subscription is a secret: only what the browser called itself
+      return { kind: 'push', address: config.label };
   }
 }
 
@@ -282,6 +287,19 @@ async function accountSnapshot(db: Db, parentId: string) {
   };
 }
 
+async function weeklyReportSnapshot(db: Db, parentId: string) {
+  const parent = await db
+    .selectFrom('parents')
+    .select(['email', 'weekly_report', 'time_zone'])
+    .where('id', '=', parentId)
+    .executeTakeFirst();
+  if (!parent) return undefined;
+  return {
+    label: parent.email,
+    fields: { 'weekly report': onOff(parent.weekly_report), 'time zone': parent.time_zone },
+  };
+}
+
 async function coParentSnapshot(db: Db, parentId: string, id: string) {
   const row = await db
     .selectFrom('co_parents')
@@ -351,6 +369,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityId: byId,
     snapshot: suspensionSnapshot,
   },
+  DeletePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: byId,
+    snapshot: methodSnapshot,
+  },
   DeleteActivityItems_v2: {
     entityType: 'activity',
     describe: (input) =>
@@ -405,6 +428,16 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     snapshot: keySnapshot,
   },
   SaveKeychain: { entityType: 'keychain', entityId: byId, snapshot: keychainSnapshot },
+  SavePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: (input, output) => (output as { id?: string } | undefined)?.id ?? input.id,
+    snapshot: methodSnapshot,
+  },
+  SaveWeeklyReport: {
+    entityType: 'account',
+    entityId: () => '',
+    snapshot: weeklyReportSnapshot,
+  },
   SaveNotification: { entityType: 'notification', entityId: byId, snapshot: notificationSnapshot },
   SaveUser: { entityType: 'child', entityId: byId, snapshot: childSnapshot },
   StartPasskeyRegistration: {

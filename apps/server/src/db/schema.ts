@@ -44,6 +44,10 @@ export interface ParentsTable {
   gclid: string | null;
   created_at: Ts;
   updated_at: Ts;
+  /** Issue 23: the weekly report email, on by default */
+  weekly_report: ColumnType<number | boolean, number | undefined, number>;
+  /** Issue 23: IANA time zone the dashboard reported (null: UTC), for the report's evening */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface DashboardSessionsTable {
   id: string;
@@ -445,6 +449,16 @@ export interface JobRunsTable {
 }
 
 // issue 12: co-parents and the audit log
+/** Issue 23: one-tap decisions of a suspension-request push notification (single use). */
+export interface PushActionTokensTable {
+  id: string;
+  parent_id: string;
+  person_id: string | null;
+  request_id: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
 export interface CoParentsTable {
   /** The person's id (what ParentContext.personId holds for a co-parent). */
   id: string;
@@ -615,6 +629,7 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   data_exports: DataExportsTable;
+  push_action_tokens: PushActionTokensTable;
 }
 
 // `Generated` is re-exported so later tables can use it without another import line.

@@ -12,6 +12,7 @@ import {
   plainText,
 } from './content.ts';
 import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
+import { sendPush } from './push-delivery.ts';
 
 // Parent notifications (server-behaviour §6). The single entry point that triggers call AFTER their
 // transaction has committed. It never throws: each rule is sent independently, a failing channel is
@@ -112,7 +113,7 @@ export async function notifyParent(
         attempt(ctx, notification, `rule ${rule.id} (${rule.config.case})`, async () => {
           const bucket = `notifications:method:${rule.methodId}`;
           if (await withinCeiling(ctx, notification, bucket, rule.config.case)) {
-            await sendThroughMethod(ctx, rule.config, facts);
+            await sendThroughMethod(ctx, rule, facts);
           }
         }),
       ),
@@ -129,6 +130,7 @@ const CEILINGS = {
   email: RATE_LIMITS.notificationsPerEmailMethod,
   text: RATE_LIMITS.notificationsPerTextMethod,
   slack: RATE_LIMITS.notificationsPerSlackMethod,
+  push: RATE_LIMITS.notificationsPerPushMethod,
 } as const;
 
 /** Counts one message of the method; false (logged) when its hourly ceiling is reached. */
@@ -151,6 +153,8 @@ interface Rule {
   id: string;
   trigger: AdminNotificationTrigger;
   methodId: string;
+  /** the person the method belongs to (null = the owner) */
+  personId: string | null;
   config: StoredMethodConfig;
 }
 
@@ -158,7 +162,7 @@ async function loadRules(ctx: NotifyContext, parentId: string): Promise<Rule[]> 
   const rows = await ctx.db
     .selectFrom('notifications as n')
     .innerJoin('notification_methods as m', 'm.id', 'n.method_id')
-    .select(['n.id', 'n.trigger', 'n.method_id', 'm.config'])
+    .select(['n.id', 'n.trigger', 'n.method_id', 'm.person_id', 'm.config'])
     .where('n.parent_id', '=', parentId)
     .where('m.parent_id', '=', parentId)
     .orderBy('n.created_at')
@@ -168,6 +172,7 @@ async function loadRules(ctx: NotifyContext, parentId: string): Promise<Rule[]> 
     id: row.id,
     trigger: row.trigger,
     methodId: row.method_id,
+    personId: row.person_id,
     config: fromDbJson<StoredMethodConfig>(row.config),
   }));
 }
@@ -231,7 +236,7 @@ async function factsOf(
 
 async function sendThroughMethod(
   ctx: NotifyContext,
-  config: StoredMethodConfig,
+  { config, methodId, personId }: Rule,
   facts: NotificationFacts,
 ): Promise<void> {
   switch (config.case) {
@@ -246,6 +251,8 @@ async function sendThroughMethod(
         channelName: config.channelName,
         text: plainText(ctx.config.appName, facts),
       });
+    case 'push':
+      return sendPush(ctx, { id: methodId, personId }, config, facts);
   }
 }
 

@@ -69,6 +69,12 @@ export interface TemplateParams {
   'recovery-code-used': { codesLeft: number; settingsUrl: string };
   'passkey-added': { name: string; settingsUrl: string };
   'passkey-removed': { name: string; settingsUrl: string };
+  /** Issue 23: the weekly report, per child; `unsubscribeUrl` stops it in one click. */
+  'weekly-report': {
+    children: import('../jobs/weekly-report.ts').ChildWeek[];
+    url: string;
+    unsubscribeUrl: string;
+  };
   /** The family's data export is ready: a signed link that expires. */
   'data-export-ready': { url: string; expiresInHours: number };
 }
@@ -263,6 +269,31 @@ const templates: Templates = {
     action: { label: count === 1 ? 'Review the alert' : 'Review the alerts', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
   }),
+  'weekly-report': ({ children, url, unsubscribeUrl }, { appName }) => {
+    const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+    return {
+      subject: `[${appName}] Your weekly report`,
+      paragraphs: [
+        'Here is what happened in the last 7 days.',
+        ...(children.length === 0
+          ? ['No children yet: add one in the dashboard to see their week here.']
+          : children.map((child) =>
+              [
+                `${child.name}:`,
+                `- ${plural(child.unlockRequests, 'unlock request')}${child.pendingUnlockRequests > 0 ? ` (${child.pendingUnlockRequests} still waiting for you)` : ''}`,
+                `- ${plural(child.suspensionRequests, 'suspension request')}`,
+                `- ${plural(child.activityToReview, 'activity item')} to review`,
+                `- ${plural(child.flaggedItems, 'flagged item')}`,
+                `- ${plural(child.securityEvents, 'security event')}`,
+              ].join('\n'),
+            )),
+      ],
+      action: { label: 'Open the dashboard', url },
+      footnotes: [
+        `You get this report every Sunday evening. Stop the weekly report with one click: ${unsubscribeUrl}`,
+      ],
+    };
+  },
   'billing-alert': ({ parentEmail, message }, { appName }) => ({
     subject: `${appName}: billing alert`,
     paragraphs: [`Account: ${parentEmail}`, message],
