@@ -1,3 +1,4 @@
+import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary } from '@keyward/domain/security-events';
 import { durationInWords } from '../services/mail-templates.ts';
 import { pushTopic } from '../services/web-push.ts';
@@ -68,6 +69,18 @@ export function pushMessage(facts: NotificationFacts): PushMessage {
         ...base,
         title: `Security event for ${n.childName}`,
         body: count === 1 ? summary : `${count} security events, the latest: ${summary}`,
+      };
+    }
+    case 'activityAlert': {
+      // the categories only: what the child typed never leaves the server
+      const categories = alertCategoriesInWords(n.categories);
+      return {
+        ...base,
+        title: `Alert on what ${n.childName} typed`,
+        body:
+          n.count === 1
+            ? `Something ${n.childName} typed matched an alert (${categories}).`
+            : `${n.count} things ${n.childName} typed matched alerts (${categories}).`,
       };
     }
   }
