@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import {
   type FakePushService,
   startFakePushService,
@@ -98,9 +98,23 @@ test('installable: manifest, icons, a service worker in control, and an honest o
   await expect
     .poll(() => page.evaluate(() => document.querySelector('img')?.naturalWidth ?? 0))
     .toBe(192);
-  // back online, the offline page reloads by itself into the app
+  // back online, the offline page reloads by itself into the app (or at its "Try again")
   await context.setOffline(false);
-  await expect(page.getByRole('heading', { name: "You're offline" })).toBeHidden();
+  const offline = page.getByRole('heading', { name: "You're offline" });
+  await expect
+    .poll(
+      async () => {
+        if (await offline.isVisible().catch(() => false)) {
+          await page
+            .getByRole('link', { name: 'Try again' })
+            .click({ timeout: 1000 })
+            .catch(() => undefined);
+        }
+        return offline.isVisible().catch(() => true);
+      },
+      { intervals: [2000, 2000, 3000], timeout: 20_000 },
+    )
+    .toBe(false);
   await expect(page).toHaveURL(/\/(children|login)/);
 });
 
@@ -152,14 +166,14 @@ test('push: a suspension request shows on the phone, and its "Deny" decides it f
     id: crypto.randomUUID(),
     ...subscription,
     label: 'Headless Chromium',
-    triggers: ['suspendFilterRequestSubmitted'],
+    triggers: ['suspendFilterRequestSubmitted', 'unlockRequestSubmitted'],
   });
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Push: Headless Chromium' })).toBeVisible();
   await expect(
     page
       .getByRole('listitem', { name: 'Push: Headless Chromium' })
-      .getByText('Suspension requests'),
+      .getByText('Suspension requests, Unlock requests'),
   ).toBeVisible();
 
   // the child asks; the server's push reaches the push service, VAPID-signed and encrypted
@@ -225,37 +239,70 @@ test('push: a suspension request shows on the phone, and its "Deny" decides it f
   ]);
 
   // "Deny", as the notification's button would: the service worker's own click handler runs
-  const [serviceWorker] = context.serviceWorkers();
-  if (!serviceWorker) throw new Error('no service worker');
-  await serviceWorker.evaluate(async () => {
-    const scope = self as unknown as {
-      registration: ServiceWorkerRegistration;
-      dispatchEvent(event: Event): boolean;
-    };
-    const [notification] = await scope.registration.getNotifications();
-    const NotificationEventClass = (
-      self as unknown as {
-        NotificationEvent: new (
-          type: string,
-          init: { notification: Notification; action: string },
-        ) => Event;
-      }
-    ).NotificationEvent;
-    try {
-      scope.dispatchEvent(
-        new NotificationEventClass('notificationclick', {
-          notification: notification as Notification,
-          action: 'deny',
-        }),
-      );
-    } catch {
-      // an event not sent by the browser may not extend its lifetime; the handler has run
-    }
-  });
+  await clickNotification(context, 'deny');
   await online.waitForLine(/suspension request rejected/);
   // the tapped notification is replaced by the answer
   await expect
     .poll(async () => (await shown()).map((n) => n.body))
     .toEqual(['Denied. Your child has been told.']);
   expect(parent.email).toContain('@');
+
+  // an unlock request's notification opens that request's page
+  await mac.ok(['unlock', 'chess.com', '--comment', 'club practice']);
+  await expect.poll(() => pushService?.received.length, { timeout: 20_000 }).toBe(2);
+  const unlock = pushService.received[1]?.payload;
+  expect(unlock).toMatchObject({ title: `Unlock request from ${childName}` });
+  expect(unlock.url).toMatch(/^\/children\/[0-9a-f-]{36}\/unlock-requests\/[0-9a-f-]{36}$/);
+  await expect
+    .poll(
+      async () => {
+        const titles = (await shown()).map((n) => n.title);
+        if (!titles.includes(unlock.title)) {
+          await cdp.send('ServiceWorker.deliverPushMessage', {
+            origin: baseURL,
+            registrationId: await registrationId,
+            data: JSON.stringify(unlock),
+          });
+        }
+        return (await shown()).map((n) => n.title);
+      },
+      { intervals: [500, 1000, 2000], timeout: 20_000 },
+    )
+    .toContain(unlock.title);
+  await clickNotification(context, '', unlock.tag);
+  await expect(page).toHaveURL(new RegExp(`${unlock.url}$`));
+  await expect(page.getByText('chess.com').first()).toBeVisible();
 });
+
+/**
+ * A tap on the shown notification with `tag` (or the first), on its button `action` ('' = the
+ * notification itself): headless Chromium cannot tap, so the worker's own notificationclick
+ * handler runs on a dispatched event.
+ */
+async function clickNotification(context: BrowserContext, action: string, tag?: string) {
+  const [serviceWorker] = context.serviceWorkers();
+  if (!serviceWorker) throw new Error('no service worker');
+  await serviceWorker.evaluate(
+    async ({ action, tag }) => {
+      const scope = self as unknown as {
+        registration: ServiceWorkerRegistration;
+        dispatchEvent(event: Event): boolean;
+        NotificationEvent: new (
+          type: string,
+          init: { notification: Notification; action: string },
+        ) => Event;
+      };
+      const notifications = await scope.registration.getNotifications(tag ? { tag } : undefined);
+      const [notification] = notifications;
+      if (!notification) throw new Error(`no notification ${tag ?? ''}`);
+      try {
+        scope.dispatchEvent(
+          new scope.NotificationEvent('notificationclick', { notification, action }),
+        );
+      } catch {
+        // an event not sent by the browser may not extend its lifetime; the handler has run
+      }
+    },
+    { action, tag },
+  );
+}

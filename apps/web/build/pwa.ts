@@ -48,8 +48,9 @@ export const OFFLINE_PAGE = `<!doctype html>
 </body></html>
 `;
 
-// the CSP allows no inline script
-const OFFLINE_SCRIPT = "addEventListener('online',function(){location.reload()});\n";
+// the CSP allows no inline script; the network may take a moment after the `online` event
+const OFFLINE_SCRIPT =
+  "addEventListener('online',function(){setTimeout(function(){location.reload()},1000)});\n";
 
 type BundleItem = { type: string; fileName: string; isEntry?: boolean; imports?: string[] };
 

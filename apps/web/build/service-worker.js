@@ -116,12 +116,12 @@ async function decide(message, action) {
 
 async function openPage(path) {
   const target = new URL(path, self.location.origin).href;
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  for (const client of windows) {
-    if ('focus' in client && new URL(client.url).origin === self.location.origin) {
-      await client.focus();
-      return client.navigate(target);
-    }
+  const windows = await self.clients.matchAll({ type: 'window' });
+  const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+  if (open) {
+    // focusing needs the click's user activation; the page opens all the same
+    await open.focus().catch(() => undefined);
+    return open.navigate(target);
   }
   return self.clients.openWindow(target);
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { addMs, DAY, fromDbBool, toDbBool, toDbTime } from '../db/values.ts';
+import { addMs, DAY, toDbBool, toDbTime } from '../db/values.ts';
 import type { EmailService } from '../services/mail.ts';
 import type { TokenService } from '../services/tokens.ts';
 import { claimJobRun, finishJobRun, releaseJobRun } from './claim.ts';
@@ -241,5 +241,3 @@ export async function stopWeeklyReport(
     .execute();
   return true;
 }
-
-export const isWeeklyReportOn = (value: unknown) => fromDbBool(value);
