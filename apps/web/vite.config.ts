@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { chunkGroupNamer, iconImportsPerFile, keywardChunkRoots } from './build/chunks.ts';
 import { firstScreenPreload } from './build/first-screen-preload.ts';
 import { precompress } from './build/precompress.ts';
+import { pwa } from './build/pwa.ts';
 
 const api = 'http://127.0.0.1:8080';
 const chunkRoots = keywardChunkRoots(import.meta.dirname);
@@ -21,6 +22,8 @@ export default defineConfig({
       firstReads: { '/': ['IOSDevices', 'DashboardWidgets', 'GetFamilyDevices', 'GetInbox'] },
       readsGlobal: '__keywardFirstReads',
     }),
+    // issue 23: manifest, icons, offline page and service worker
+    pwa(),
     precompress(),
   ],
   server: {
@@ -33,6 +36,8 @@ export default defineConfig({
       '/data-export': api,
       // issue 22: Keyward for Chrome's download
       '/downloads': api,
+      // issue 23: the service worker's decisions from a notification
+      '/push-actions': api,
     },
   },
   build: {

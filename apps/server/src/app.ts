@@ -34,6 +34,9 @@ import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
 import { createScreenshotStorage, type ScreenshotStorage } from './services/storage.ts';
 import { createTokenService } from './services/tokens.ts';
+import { createWebPushSender } from './services/web-push.ts';
+import { registerPushActions } from './http/push-actions.ts';
+import { registerWeeklyReportRoutes } from './http/weekly-report.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -82,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sms: options.sms ?? createSmsSender(config, app.log),
     slack: options.slack ?? createSlackSender(config, app.log),
     storage: options.storage ?? createScreenshotStorage(config, clock),
+    webPush: createWebPushSender(config, app.log),
     billing: createBillingService({
       config,
       clock,
@@ -148,6 +152,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerBrowserFilter(app, { db, config, clock, services });
   await registerBilling(app, { db, config, clock, billing: services.billing });
   await registerScreenshotRoutes(app, { db, clock, storage: services.storage });
+  // issue 23: the one-tap decisions of a push notification (no session: an action token)
+  registerPushActions(app, { db, config, clock, services });
+  // issue 23: the weekly report's one-click stop (RFC 8058)
+  registerWeeklyReportRoutes(app, { db, clock, tokens: services.tokens });
   // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).
   const stopJobs = startScheduledJobs({
     db,
@@ -156,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: services.storage,
     billing: services.billing,
     email: services.email,
+    tokens: services.tokens,
     log: app.log,
     onRun: (job, outcome, seconds) =>
       (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,6 +63,8 @@ export interface Config {
   /** 32-byte keys: HMAC for codes and signed URLs; AES-256-GCM for stored third-party secrets. */
   hmacKey: Buffer;
   encryptionKey: Buffer;
+  /** Issue 23: Web Push's VAPID key pair (RFC 8292) and contact, services/web-push.ts. */
+  vapid: VapidConfig;
   /** Latest Mac app version per channel, when configured. */
   releases: Partial<Record<ReleaseChannelName, string>>;
   /** METRICS=1 serves GET /metrics (Prometheus text format). */
@@ -323,6 +325,58 @@ function parseSlackApiUrl(env: Env, mode: Mode): string | undefined {
   return `${parseOrigin('SLACK_API_URL', raw)}/`;
 }
 
+export interface VapidConfig {
+  /** P-256 public key, uncompressed point, base64url (the browser's applicationServerKey) */
+  publicKey: string;
+  /** P-256 private key, 32 bytes, base64url */
+  privateKey: string;
+  /** `mailto:` or `https:` contact the push services may use */
+  subject: string;
+}
+
+/**
+ * VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY (base64url, as `web-push generate-vapid-keys` prints them),
+ * else a pair generated once into DATA_DIR/vapid.json like the other secrets. A new pair would end
+ * every browser's subscription, so the file is kept.
+ */
+function parseVapid(env: Env, dataDir: string, supportEmail: string): VapidConfig {
+  const subject = optional(env, 'VAPID_SUBJECT') ?? `mailto:${supportEmail}`;
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) {
+    throw new ConfigError('VAPID_SUBJECT', 'must be a mailto: address or an https:// URL');
+  }
+  const publicKey = optional(env, 'VAPID_PUBLIC_KEY');
+  const privateKey = optional(env, 'VAPID_PRIVATE_KEY');
+  if (publicKey !== undefined || privateKey !== undefined) {
+    if (publicKey === undefined || Buffer.from(publicKey, 'base64url').length !== 65) {
+      throw new ConfigError('VAPID_PUBLIC_KEY', 'must be a base64url P-256 public key (65 bytes)');
+    }
+    if (privateKey === undefined || Buffer.from(privateKey, 'base64url').length !== 32) {
+      throw new ConfigError(
+        'VAPID_PRIVATE_KEY',
+        'must be a base64url P-256 private key (32 bytes)',
+      );
+    }
+    return { publicKey, privateKey, subject };
+  }
+  const file = path.join(dataDir, 'vapid.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+      publicKey: string;
+      privateKey: string;
+    };
+    return { ...stored, subject };
+  }
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const pair = {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(pair), { mode: 0o600 });
+  return { ...pair, subject };
+}
+
 /** Keys not given in the environment are generated once and kept in DATA_DIR/secrets.json. */
 function loadOrCreateSecrets(dataDir: string): { hmacKey: Buffer; encryptionKey: Buffer } {
   const file = path.join(dataDir, 'secrets.json');
@@ -416,6 +470,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const billing = parseBilling(env, mode);
   const appName = optional(env, 'APP_NAME') ?? 'Keyward';
+  const supportEmail =
+    parseEmail('SUPPORT_EMAIL', optional(env, 'SUPPORT_EMAIL')) ?? 'support@keyward.local';
   return {
     mode,
     host,
@@ -442,8 +498,7 @@ export function loadConfig(env: Env = process.env): Config {
     appName,
     mailFrom:
       parseEmail('MAIL_FROM', optional(env, 'MAIL_FROM')) ?? `${appName} <no-reply@keyward.local>`,
-    supportEmail:
-      parseEmail('SUPPORT_EMAIL', optional(env, 'SUPPORT_EMAIL')) ?? 'support@keyward.local',
+    supportEmail,
     docsUrl:
       parseLinkUrl('DOCS_URL', optional(env, 'DOCS_URL')) ?? `${dashboardUrls[0]}/getting-started`,
     supportUrl:
@@ -459,6 +514,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     hmacKey: envHmac ?? secrets!.hmacKey,
     encryptionKey: envEncryption ?? secrets!.encryptionKey,
+    vapid: parseVapid(env, dataDir, supportEmail),
     metrics: parseFlag(env, 'METRICS'),
     s3: parseS3(env),
     screenshotReadUrlSeconds: parseReadUrlSeconds(env),

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dashboard, dashboardOperationNames } from '@keyward/contract/dashboard';
 import { describe, expect, test } from 'vitest';
@@ -112,6 +113,22 @@ type Scenario = () => Promise<{
   family?: { token: string; adminId: string; email: string };
 }>;
 
+/** Issue 23: a browser's push subscription as SavePushSubscription receives it. */
+function pushSubscriptionInput() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    id: newToken(),
+    endpoint: `https://push.example.com/send/${newToken()}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+    label: 'Firefox on Linux',
+    triggers: ['unlockRequestSubmitted'],
+  };
+}
+
 const scenarios: Record<string, Scenario> = {
   SaveUser: async () => ({ input: newChildInput({ name: 'Sam' }) }),
   SaveKeychain: async () => ({ input: { isNew: true, id: newToken(), name: 'Homework' } }),
@@ -151,6 +168,18 @@ const scenarios: Record<string, Scenario> = {
       token: alice.token,
       input: { id: newToken(), isNew: true, methodId, trigger: 'unlockRequestSubmitted' },
     };
+  },
+  SavePushSubscription: async () => ({ input: pushSubscriptionInput() }),
+  // owner only (the report goes to the account's address)
+  SaveWeeklyReport: async () => ({
+    token: alice.token,
+    input: { isEnabled: false, timeZone: 'Europe/Paris' },
+  }),
+  DeletePushSubscription: async () => {
+    const saved = await server.call('SavePushSubscription', pushSubscriptionInput(), {
+      token: dana.token,
+    });
+    return { input: { id: saved.body.id } };
   },
   DecideFilterSuspensionRequest: async () => {
     const mac = await connectedMac(server, alice.adminId);

@@ -73,6 +73,9 @@ describe('GetUsers / GetUser', () => {
       ],
       blockedApps: [{ id: blockedId, identifier: 'com.valvesoftware.steam' }],
       createdAt: server.clock.now().toISOString(),
+      // issue 24: self-harm alerts are on for every child (they work while keylogging is on)
+      alertCategories: ['selfHarm'],
+      alertWords: [],
     });
 
     const list = await server.call('GetUsers', undefined, { token: parent.token });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createTestServer, type TestServer, uniqueEmail } from './harness.ts';
@@ -21,6 +22,9 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(webDist, 'favicon.svg'), '<svg/>');
+  writeFileSync(path.join(webDist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  writeFileSync(path.join(webDist, 'manifest.webmanifest'), '{"name":"Keyward"}');
+  writeFileSync(path.join(webDist, 'manifest.webmanifest.gz'), gzipSync('{"name":"Keyward"}'));
   server = await createTestServer({
     env: { DASHBOARD_URL: `${ALLOWED},${SECOND}/`, WEB_DIST: webDist },
   });
@@ -143,6 +147,26 @@ describe('SPA', () => {
     const response = await server.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  test('issue 23: the service worker is never kept stale, the manifest has its own type', async () => {
+    const worker = await server.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    for (const encoding of ['identity', 'gzip']) {
+      const manifest = await server.app.inject({
+        method: 'GET',
+        url: '/manifest.webmanifest',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(manifest.statusCode).toBe(200);
+      expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+      expect(manifest.headers['cache-control']).toBe('no-cache');
+    }
+    const decide = await server.app.inject({ method: 'GET', url: '/push-actions/decide' });
+    expect(decide.statusCode).toBe(404);
+    expect(decide.body).not.toContain('Keyward SPA');
   });
 
   test('API paths never fall back to index.html', async () => {

@@ -12,3 +12,10 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// issue 23: the service worker (build/pwa.ts), once the page has loaded: off the first screen's path
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  });
+}

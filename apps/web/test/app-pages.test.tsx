@@ -248,11 +248,14 @@ describe('chrome', () => {
     );
     // besides the chrome's IOSDevices (the sidebar's iOS link) and GetInbox (its "Needs you" count,
     // issue 20), the page reads GetAdmin and, for its Parents and Sign-in security sections
-    // (issue 12), GetParents and GetSignInSecurity
+    // (issue 12), GetParents and GetSignInSecurity, and for "This device" and the weekly report
+    // (issue 23) GetPushSubscriptions and GetWeeklyReport
     const chrome = ['IOSDevices', 'GetInbox'];
     expect(calls.map((c) => c.op).filter((op) => !chrome.includes(op))).toEqual([
       'GetAdmin',
       'GetParents',
+      'GetPushSubscriptions',
+      'GetWeeklyReport',
       'GetSignInSecurity',
     ]);
   });

@@ -7,6 +7,7 @@ import {
   AdminKeychain,
   AdminNotificationTrigger,
   BlockRule,
+  ChildActivityInsightsOutput,
   DashboardWidgetsOutput,
   DataExportOutput,
   DaySummary,
@@ -60,11 +61,42 @@ export const DeleteActivityItemsInput = inputObject({
   },
 );
 
+// Issue 23: the "This device" notification method (Web Push). Its own operations, so no answer the
+// reference dashboard decodes gains a case it does not know (docs/push.md).
+export const PushSubscriptionSummary = z.object({
+  id: Uuid,
+  /** what the browser said it is, e.g. "Chrome on Android" */
+  label: z.string(),
+  /** the push service's URL of that browser, so the browser recognises itself */
+  endpoint: z.string(),
+  triggers: z.array(AdminNotificationTrigger),
+  createdAt: IsoDate,
+});
+export type PushSubscriptionSummary = z.infer<typeof PushSubscriptionSummary>;
+
+const PUSH_KEY = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+=*$/)
+  .max(200);
+
+export const SavePushSubscriptionInput = inputObject({
+  id: Uuid,
+  endpoint: z.string().url().max(2000),
+  keys: inputObject({ p256dh: PUSH_KEY, auth: PUSH_KEY }),
+  label: optionalInput(z.string().trim().max(LIMITS.name)),
+  triggers: inputArray(AdminNotificationTrigger),
+});
+
 export const dashboard = {
   AcceptParentInvite: {
     auth: 'none',
     input: inputObject({ token: Uuid, password: z.string() }),
     output: LoginOutput,
+  },
+  ChildActivityInsights: {
+    auth: 'parent',
+    input: inputObject({ childId: Uuid, jsTimezoneOffsetMinutes: z.number() }),
+    output: ChildActivityInsightsOutput,
   },
   ChildActivitySummaries: {
     auth: 'parent',
@@ -100,6 +132,11 @@ export const dashboard = {
   DecideFilterSuspensionRequest: {
     auth: 'parent',
     input: DecideFilterSuspensionRequestInput,
+    output: SuccessOutput,
+  },
+  DeletePushSubscription: {
+    auth: 'parent',
+    input: inputObject({ id: Uuid }),
     output: SuccessOutput,
   },
   DeleteActivityItems_v2: {
@@ -138,6 +175,21 @@ export const dashboard = {
   },
   FlagActivityItems: { auth: 'parent', input: inputArray(Uuid), output: SuccessOutput },
   GetAdmin: { auth: 'parent', input: null, output: GetAdminOutput },
+  // issue 23: the weekly report email; timeZone = the IANA zone its evening is in (absent: UTC)
+  GetWeeklyReport: {
+    auth: 'parent',
+    input: null,
+    output: z.object({ isEnabled: z.boolean(), timeZone: z.string().optional() }),
+  },
+  GetPushSubscriptions: {
+    auth: 'parent',
+    input: null,
+    // vapidPublicKey: the server's VAPID key (base64url), the browser's applicationServerKey
+    output: z.object({
+      vapidPublicKey: z.string(),
+      subscriptions: z.array(PushSubscriptionSummary),
+    }),
+  },
   GetAdminKeychain: {
     auth: 'parent',
     input: Uuid,
@@ -322,7 +374,18 @@ export const dashboard = {
     }),
     output: SuccessOutput,
   },
+  SavePushSubscription: {
+    auth: 'parent',
+    input: SavePushSubscriptionInput,
+    // the method's id: the existing one when this browser was already subscribed
+    output: z.object({ id: Uuid }),
+  },
   SaveUser: { auth: 'parent', input: SaveUserInput, output: SuccessOutput },
+  SaveWeeklyReport: {
+    auth: 'parent',
+    input: inputObject({ isEnabled: z.boolean(), timeZone: optionalInput(z.string().max(64)) }),
+    output: SuccessOutput,
+  },
   SecurityEventsFeed: { auth: 'parent', input: null, output: z.array(SecurityEvent) },
   SendPasswordResetEmail: {
     auth: 'none',

@@ -174,6 +174,8 @@ export const AdminNotificationTrigger = z.enum([
   'unlockRequestSubmitted',
   'suspendFilterRequestSubmitted',
   'adminChildSecurityEvent',
+  // issue 24: a typed line matched a child's alert words
+  'activityAlert',
 ]);
 export type AdminNotificationTrigger = z.infer<typeof AdminNotificationTrigger>;
 
@@ -338,6 +340,10 @@ export const User = z.object({
   devices: z.array(UserDevice),
   blockedApps: z.array(BlockedApp).optional(),
   createdAt: IsoDate,
+  /** Issue 24: the built-in alert categories turned on (typed text; only while keylogging is on). */
+  alertCategories: z.array(z.string()).optional(),
+  /** Issue 24: the parent's own alert words and phrases for the child. */
+  alertWords: z.array(z.string()).optional(),
 });
 export type User = z.infer<typeof User>;
 
@@ -354,11 +360,18 @@ export const SaveUserInput = inputObject({
   downtime: optionalInput(PlainTimeWindow),
   keychains: inputArray(inputObject({ id: Uuid, schedule: optionalInput(RuleSchedule) })),
   blockedApps: optionalInput(inputArray(BlockedAppInput)),
+  // issue 24: absent (as the reference dashboard sends it) leaves the child's alerts as they are
+  alertCategories: optionalInput(inputArray(z.string().max(LIMITS.name))),
+  alertWords: optionalInput(inputArray(z.string().max(LIMITS.name))),
 });
 export type SaveUserInput = z.infer<typeof SaveUserInput>;
 
 // ---------------------------------------------------------------------------
 // Activity
+
+/** Issue 24: why a typed line was flagged on its own: the category and the listed words found. */
+export const ActivityAlert = z.object({ category: z.string(), words: z.array(z.string()) });
+export type ActivityAlert = z.infer<typeof ActivityAlert>;
 
 export const UserActivityItem = z.discriminatedUnion('case', [
   z.object({
@@ -383,6 +396,8 @@ export const UserActivityItem = z.discriminatedUnion('case', [
     flagged: z.boolean(),
     createdAt: IsoDate,
     deletedAt: IsoDate.optional(),
+    /** Issue 24: present only on a line that raised an alert (it is flagged too). */
+    alert: ActivityAlert.optional(),
   }),
 ]);
 export type UserActivityItem = z.infer<typeof UserActivityItem>;
@@ -392,6 +407,8 @@ export const DaySummary = z.object({
   numApproved: z.number(),
   numFlagged: z.number(),
   numTotal: z.number(),
+  /** Issue 24: typed lines with an alert; present only when there are some. */
+  numAlerts: z.number().optional(),
 });
 export type DaySummary = z.infer<typeof DaySummary>;
 
@@ -402,6 +419,41 @@ export const ActivityFeed = z.object({
   items: z.array(UserActivityItem),
 });
 export type ActivityFeed = z.infer<typeof ActivityFeed>;
+
+/**
+ * Issue 24: one child's week at a glance (ChildActivityInsights): the last 7 local days, today
+ * included, in the parent's time zone.
+ */
+export const ChildActivityInsightsOutput = z.object({
+  childName: z.string(),
+  keyloggingEnabled: z.boolean(),
+  /** Local midnight of the first of the 7 days. */
+  weekStart: IsoDate,
+  /** 7 days, oldest first: coalesced items, and of them the alerted and flagged ones. */
+  days: z.array(
+    z.object({
+      date: IsoDate,
+      numItems: z.number(),
+      numAlerts: z.number(),
+      numFlagged: z.number(),
+    }),
+  ),
+  /** 24 counts of the week's items by local hour (index 0 = midnight to 1 am). */
+  hours: z.array(z.number()),
+  /** The apps typed in most (typed lines), most first, at most 5. */
+  topApps: z.array(z.object({ appName: z.string(), numLines: z.number() })),
+  /** The sites and apps asked for most in unlock requests, most first, at most 5. */
+  topRequests: z.array(z.object({ target: z.string(), numRequests: z.number() })),
+  numItems: z.number(),
+  numFlagged: z.number(),
+  numAlerts: z.number(),
+  alertsByCategory: z.array(z.object({ category: z.string(), numAlerts: z.number() })),
+  /** Seconds the filter was suspended by accepted suspension requests within the week. */
+  suspendedSeconds: z.number(),
+  /** Alert words the parent unflagged (reported as false alerts) for this child, most first. */
+  falseAlerts: z.array(z.object({ category: z.string(), word: z.string(), count: z.number() })),
+});
+export type ChildActivityInsightsOutput = z.infer<typeof ChildActivityInsightsOutput>;
 
 /** `toISOString()` values typed as plain strings (wire-contract §3.3); the server checks them. */
 export const ActivityRange = z.object({ start: z.string(), end: z.string() });

@@ -29,9 +29,32 @@ type Examples = {
   [Op in DashboardOperation]: { input: DashboardInput<Op>; output: DashboardOutput<Op> };
 };
 
+const pushKeys = {
+  p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+  auth: 'tBHItJI5svbpez7KI4CCXg',
+};
+
 // One realistic request and response per operation; typed, so the helpers are checked too.
 const examples: Examples = {
   AcceptParentInvite: { input: { token: ids.token, password: 'a long passphrase' }, output: login },
+  ChildActivityInsights: {
+    input: { childId: ids.child, jsTimezoneOffsetMinutes: 300 },
+    output: {
+      childName: 'Lily',
+      keyloggingEnabled: true,
+      weekStart: at,
+      days: [{ date: at, numItems: 12, numAlerts: 1, numFlagged: 2 }],
+      hours: Array.from({ length: 24 }, () => 0),
+      topApps: [{ appName: 'Messages', numLines: 40 }],
+      topRequests: [{ target: 'https://example.com', numRequests: 3 }],
+      numItems: 12,
+      numFlagged: 2,
+      numAlerts: 1,
+      alertsByCategory: [{ category: 'selfHarm', numAlerts: 1 }],
+      suspendedSeconds: 600,
+      falseAlerts: [{ category: 'drugs', word: 'vape', count: 2 }],
+    },
+  },
   ChildActivitySummaries: {
     input: { childId: ids.child, jsTimezoneOffsetMinutes: 300 },
     output: {
@@ -42,6 +65,34 @@ const examples: Examples = {
   CombinedUsersActivityFeed: {
     input: { range: { start: '2024-03-06T05:00:00.000Z', end: '2024-03-07T04:59:59.999Z' } },
     output: [activityFeed],
+  },
+  DeletePushSubscription: { input: { id: ids.method }, output: success },
+  GetWeeklyReport: { input: undefined, output: { isEnabled: true, timeZone: 'Europe/Paris' } },
+  SaveWeeklyReport: { input: { isEnabled: false, timeZone: 'Europe/Paris' }, output: success },
+  GetPushSubscriptions: {
+    input: undefined,
+    output: {
+      vapidPublicKey: pushKeys.p256dh,
+      subscriptions: [
+        {
+          id: ids.method,
+          label: 'Chrome on Android',
+          endpoint: 'https://fcm.googleapis.com/fcm/send/abc123',
+          triggers: ['unlockRequestSubmitted', 'suspendFilterRequestSubmitted'],
+          createdAt: at,
+        },
+      ],
+    },
+  },
+  SavePushSubscription: {
+    input: {
+      id: ids.method,
+      endpoint: 'https://fcm.googleapis.com/fcm/send/abc123',
+      keys: pushKeys,
+      label: 'Chrome on Android',
+      triggers: ['suspendFilterRequestSubmitted'],
+    },
+    output: { id: ids.method },
   },
   ConfirmPendingNotificationMethod: { input: { id: ids.method, code: 123456 }, output: success },
   ConfirmTotpEnrolment: {
@@ -450,7 +501,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -477,8 +528,8 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1);
-    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 1 + 5);
+    expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {
       return dashboard[name].input?.safeParse(ids.child).success === true;
@@ -498,7 +549,7 @@ describe('dashboard operation table', () => {
         dashboard[name].output.safeParse({ success: true }).success &&
         !dashboard[name].output.safeParse({}).success,
     );
-    expect(successOutputs).toHaveLength(22 + 2 + 2); // + InviteParent, RemoveParent
+    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport
 
     const arrayOutputs = dashboardOperationNames.filter(
       (name) => dashboard[name].output.safeParse([]).success,

@@ -38,7 +38,15 @@ export type ActivityRow =
       filterSuspended: boolean;
       appName: string;
       line: string;
+      /** Issue 24: the alert the line raised; such a line is an entry of its own. */
+      alert?: ActivityAlertFacts;
     };
+
+/** Issue 24: the category and listed words of a typed line's alert. */
+export interface ActivityAlertFacts {
+  category: string;
+  words: string[];
+}
 
 /** One display entry after coalescing: a screenshot, or a group of lines typed in one app. */
 export type CoalescedActivity =
@@ -64,6 +72,7 @@ export type CoalescedActivity =
       duringSuspension: boolean;
       appName: string;
       line: string;
+      alert?: ActivityAlertFacts;
     };
 
 const sameInstant = (a: Date | null, b: Date | null): boolean =>
@@ -81,6 +90,7 @@ function compareNewestFirst(a: ActivityRow, b: ActivityRow): number {
  * when that entry is a keystroke group with the same app name and the same deletedAt. The group keeps
  * the newest line's id, createdAt and flag, accumulates ids, and prepends the older text (so it reads
  * oldest → newest); it is duringSuspension if any member was. Screenshots never merge.
+ * Issue 24: a line with an alert neither joins nor is joined, so its flag and alert are its own.
  */
 export function coalesceActivity(rows: readonly ActivityRow[]): CoalescedActivity[] {
   const sorted = [...rows].sort(compareNewestFirst);
@@ -104,6 +114,8 @@ export function coalesceActivity(rows: readonly ActivityRow[]): CoalescedActivit
     const previous = entries[entries.length - 1];
     if (
       previous?.kind === 'keystrokeLine' &&
+      previous.alert === undefined &&
+      row.alert === undefined &&
       previous.appName === row.appName &&
       sameInstant(previous.deletedAt, row.deletedAt)
     ) {
@@ -122,6 +134,7 @@ export function coalesceActivity(rows: readonly ActivityRow[]): CoalescedActivit
       duringSuspension: row.filterSuspended,
       appName: row.appName,
       line: row.line,
+      ...(row.alert ? { alert: row.alert } : {}),
     });
   }
   return entries;
@@ -157,6 +170,8 @@ export interface ActivityDaySummary {
   numTotal: number;
   numApproved: number;
   numFlagged: number;
+  /** Issue 24: entries that are typed lines with an alert. */
+  numAlerts: number;
 }
 
 /**
@@ -183,6 +198,7 @@ export function summariseActivityDays(
         numTotal: entries.length,
         numApproved: entries.filter((entry) => entry.deletedAt !== null).length,
         numFlagged: entries.filter((entry) => entry.flagged).length,
+        numAlerts: entries.filter((entry) => entry.kind === 'keystrokeLine' && entry.alert).length,
       };
     });
 }

@@ -161,6 +161,30 @@ describe('coalesceActivity (§7.3)', () => {
   });
 });
 
+describe('coalesceActivity: alerted lines (issue 24)', () => {
+  const alerted = (id: string, createdAt: string, appName: string, text: string): ActivityRow => ({
+    ...(line(id, createdAt, appName, text, { flaggedAt: createdAt }) as ActivityRow & {
+      kind: 'keystrokeLine';
+    }),
+    alert: { category: 'selfHarm', words: ['wanna die'] },
+  });
+  test('an alerted line neither joins nor is joined; its neighbours still coalesce', () => {
+    const rows = [
+      line('a', '2024-03-06T10:00:00Z', 'Messages', 'hi'),
+      alerted('b', '2024-03-06T10:01:00Z', 'Messages', 'i wanna die'),
+      line('c', '2024-03-06T10:02:00Z', 'Messages', 'jk'),
+      line('d', '2024-03-06T10:03:00Z', 'Messages', 'lol'),
+    ];
+    const entries = coalesceActivity(rows);
+    expect(entries.map((entry) => entry.ids)).toEqual([['d', 'c'], ['b'], ['a']]);
+    expect(entries[1]).toMatchObject({
+      flagged: true,
+      alert: { category: 'selfHarm', words: ['wanna die'] },
+    });
+    expect('alert' in (entries[0] as object)).toBe(false);
+  });
+});
+
 describe('localDayStart (fixed offset, §7.4)', () => {
   test.each<[string, string, number, string]>([
     ['UTC, midday', '2026-11-20T12:00:00.000Z', 0, '2026-11-20T00:00:00.000Z'],

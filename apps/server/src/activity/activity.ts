@@ -9,6 +9,7 @@ import {
 } from '@keyward/domain/activity';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { storedAlertWords } from './alerts.ts';
 import type { Database } from '../db/schema.ts';
 import { DAY, fromDbBool, toDbTime } from '../db/values.ts';
 import { badRequest } from '../pairql/errors.ts';
@@ -109,8 +110,16 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
       ? []
       : await db
           .selectFrom('keystroke_lines')
-          .select(['id', 'created_at', 'deleted_at', 'flagged', 'filter_suspended', 'app_name'])
-          .$if(!query.countsOnly, (qb) => qb.select('line'))
+          .select([
+            'id',
+            'created_at',
+            'deleted_at',
+            'flagged',
+            'filter_suspended',
+            'app_name',
+            'alert_category',
+          ])
+          .$if(!query.countsOnly, (qb) => qb.select(['line', 'alert_words']))
           .where('computer_user_id', 'in', macIds)
           .$if(after !== undefined, (qb) =>
             qb.where((eb) =>
@@ -149,6 +158,14 @@ export async function loadActivityRows(db: Db, query: RowQuery): Promise<Activit
       filterSuspended: fromDbBool(row.filter_suspended),
       appName: row.app_name,
       line: (row as { line?: string }).line ?? '',
+      ...(row.alert_category === null
+        ? {}
+        : {
+            alert: {
+              category: row.alert_category,
+              words: storedAlertWords((row as { alert_words?: unknown }).alert_words),
+            },
+          }),
     });
   }
   return rows;
@@ -195,7 +212,14 @@ export async function buildActivityFeed(
             width: entry.width,
             height: entry.height,
           }
-        : { case: 'keystrokeLine', ...common, appName: entry.appName, line: entry.line },
+        : {
+            case: 'keystrokeLine',
+            ...common,
+            appName: entry.appName,
+            line: entry.line,
+            // issue 24: the key only on alerted lines, so other items stay byte for byte as before
+            ...(entry.alert ? { alert: entry.alert } : {}),
+          },
     );
   }
   return {
@@ -227,6 +251,7 @@ export async function buildDaySummaries(
     numTotal: day.numTotal,
     numApproved: day.numApproved,
     numFlagged: day.numFlagged,
+    ...(day.numAlerts > 0 ? { numAlerts: day.numAlerts } : {}),
   }));
 }
 

@@ -115,6 +115,15 @@ export async function seedDemoActivity(
           time: toSwiftReferenceSeconds(new Date(Math.min(at, end))),
         };
       });
+      // issue 24: today one line raises a self-harm alert (for a child whose typing is recorded)
+      if (daysAgo === 0) {
+        lines.push({
+          appName: 'Messages',
+          line: 'this test is so hard i wanna diiie',
+          filterSuspended: false,
+          time: toSwiftReferenceSeconds(new Date(end - 10 * MINUTE)),
+        });
+      }
       for (let offset = 0; offset < lines.length; offset += 1000) {
         await call('macos-app/CreateKeystrokeLines', lines.slice(offset, offset + 1000), asMac);
       }

@@ -15,6 +15,8 @@ import {
   ownedUnlockRequest,
 } from '../operations/ownership.ts';
 import { PqlFailure } from '../pairql/errors.ts';
+import { alertCategoryLabel } from '@keyward/domain/alert-categories';
+import { storedAlertCategories, storedAlertWords } from '../activity/alerts.ts';
 
 // The audit log's one place (issue 12): which dashboard operations change nothing, which are the
 // sign-in flows recorded as security events instead, and, for every other operation, what entity
@@ -26,6 +28,7 @@ import { PqlFailure } from '../pairql/errors.ts';
 
 /** Operations that change nothing a parent would audit (reads, and a client-side log line). */
 export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'ChildActivityInsights',
   'ChildActivitySummaries',
   'CombinedUsersActivityFeed',
   'DashboardWidgets',
@@ -42,6 +45,8 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetInbox',
   'GetIOSDevice',
   'GetParents',
+  'GetPushSubscriptions',
+  'GetWeeklyReport',
   'GetSelectableKeychains',
   'GetSignInSecurity',
   'GetSuspendFilterRequest',
@@ -139,6 +144,10 @@ async function childSnapshot(db: Db, parentId: string, id: string): Promise<Snap
       'suspension activity shown': onOff(child.show_suspension_activity),
       downtime: json(child.downtime),
       keychains: keychains.map((k) => k.name).join(', '),
+      // issue 24
+      alerts:
+        storedAlertCategories(child.alert_categories).map(alertCategoryLabel).join(', ') || 'none',
+      'own alert words': storedAlertWords(child.alert_words).join(', '),
     },
   };
 }
@@ -167,6 +176,9 @@ function methodWords(config: StoredMethodConfig): Record<string, string | null> 
     case 'slack':
       // the bot token is a secret: only the channel is recorded
       return { kind: 'slack', address: config.channelName };
+    case 'push':
+      // issue 23: the browser's subscription is a secret: only what the browser called itself
+      return { kind: 'push', address: config.label };
   }
 }
 
@@ -275,6 +287,19 @@ async function accountSnapshot(db: Db, parentId: string) {
   };
 }
 
+async function weeklyReportSnapshot(db: Db, parentId: string) {
+  const parent = await db
+    .selectFrom('parents')
+    .select(['email', 'weekly_report', 'time_zone'])
+    .where('id', '=', parentId)
+    .executeTakeFirst();
+  if (!parent) return undefined;
+  return {
+    label: parent.email,
+    fields: { 'weekly report': onOff(parent.weekly_report), 'time zone': parent.time_zone },
+  };
+}
+
 async function coParentSnapshot(db: Db, parentId: string, id: string) {
   const row = await db
     .selectFrom('co_parents')
@@ -344,6 +369,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityId: byId,
     snapshot: suspensionSnapshot,
   },
+  DeletePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: byId,
+    snapshot: methodSnapshot,
+  },
   DeleteActivityItems_v2: {
     entityType: 'activity',
     describe: (input) =>
@@ -398,6 +428,16 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     snapshot: keySnapshot,
   },
   SaveKeychain: { entityType: 'keychain', entityId: byId, snapshot: keychainSnapshot },
+  SavePushSubscription: {
+    entityType: 'notificationMethod',
+    entityId: (input, output) => (output as { id?: string } | undefined)?.id ?? input.id,
+    snapshot: methodSnapshot,
+  },
+  SaveWeeklyReport: {
+    entityType: 'account',
+    entityId: () => '',
+    snapshot: weeklyReportSnapshot,
+  },
   SaveNotification: { entityType: 'notification', entityId: byId, snapshot: notificationSnapshot },
   SaveUser: { entityType: 'child', entityId: byId, snapshot: childSnapshot },
   StartPasskeyRegistration: {

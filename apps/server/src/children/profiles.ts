@@ -8,6 +8,7 @@ import type {
 } from '@keyward/contract/shared';
 import { describeModel } from '@keyward/domain/device-models';
 import { sql } from 'kysely';
+import { storedAlertCategories, storedAlertWords } from '../activity/alerts.ts';
 import { groupBy } from '../collections.ts';
 import type { Db } from '../db/database.ts';
 import { fromDbBool, fromDbInt, fromDbJson, toDbTime } from '../db/values.ts';
@@ -135,6 +136,8 @@ export async function loadChildProfiles(
         return app;
       }),
       createdAt: child.created_at,
+      alertCategories: storedAlertCategories(child.alert_categories),
+      alertWords: storedAlertWords(child.alert_words),
     };
     if (child.downtime !== null) user.downtime = fromDbJson<PlainTimeWindow>(child.downtime);
     return user;

@@ -24,7 +24,8 @@ export type SubscriptionStatus =
 export type NotificationTrigger =
   | 'unlockRequestSubmitted'
   | 'suspendFilterRequestSubmitted'
-  | 'adminChildSecurityEvent';
+  | 'adminChildSecurityEvent'
+  | 'activityAlert';
 export type ReleaseChannel = 'stable' | 'beta' | 'canary';
 export type RequestStatus = 'pending' | 'accepted' | 'rejected';
 export type WebPolicy = 'allowAll' | 'blockAdult' | 'blockAdultAnd' | 'blockAllExcept' | 'blockAll';
@@ -43,6 +44,10 @@ export interface ParentsTable {
   gclid: string | null;
   created_at: Ts;
   updated_at: Ts;
+  /** Issue 23: the weekly report email, on by default */
+  weekly_report: ColumnType<number | boolean, number | undefined, number>;
+  /** Issue 23: IANA time zone the dashboard reported (null: UTC), for the report's evening */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface DashboardSessionsTable {
   id: string;
@@ -112,6 +117,10 @@ export interface ChildrenTable {
   downtime: DbJson | null;
   created_at: Ts;
   updated_at: Ts;
+  /** Issue 24: built-in alert categories turned on (json string array). */
+  alert_categories: ColumnType<unknown, string | undefined, string>;
+  /** Issue 24: the parent's own alert words (json string array). */
+  alert_words: ColumnType<unknown, string | undefined, string>;
 }
 export interface ComputersTable {
   id: string;
@@ -215,6 +224,18 @@ export interface KeystrokeLinesTable {
   flagged: Ts | null;
   created_at: Ts;
   deleted_at: Ts | null;
+  /** Issue 24: the alert the line raised, if any: its category, the words found, and when. */
+  alert_category: ColumnType<string | null, string | null | undefined, string | null>;
+  alert_words: ColumnType<unknown, string | null | undefined, string | null>;
+  alerted_at: ColumnType<Ts | null, Ts | null | undefined, Ts | null>;
+}
+/** Issue 24: false alerts the parent reported (unflagged), counted per child and word. */
+export interface ActivityAlertFalseReportsTable {
+  child_id: string;
+  category: string;
+  word: string;
+  count: number;
+  last_reported_at: Ts;
 }
 export interface UnlockRequestsTable {
   id: string;
@@ -428,6 +449,16 @@ export interface JobRunsTable {
 }
 
 // issue 12: co-parents and the audit log
+/** Issue 23: one-tap decisions of a suspension-request push notification (single use). */
+export interface PushActionTokensTable {
+  id: string;
+  parent_id: string;
+  person_id: string | null;
+  request_id: string;
+  expires_at: Ts;
+  used_at: Ts | null;
+  created_at: Ts;
+}
 export interface CoParentsTable {
   /** The person's id (what ParentContext.personId holds for a co-parent). */
   id: string;
@@ -566,6 +597,7 @@ export interface Database {
   ios_app_tokens: IosAppTokensTable;
   screenshots: ScreenshotsTable;
   keystroke_lines: KeystrokeLinesTable;
+  activity_alert_false_reports: ActivityAlertFalseReportsTable;
   unlock_requests: UnlockRequestsTable;
   mac_suspend_filter_requests: MacSuspendFilterRequestsTable;
   ios_suspend_filter_requests: IosSuspendFilterRequestsTable;
@@ -597,6 +629,7 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   data_exports: DataExportsTable;
+  push_action_tokens: PushActionTokensTable;
 }
 
 // `Generated` is re-exported so later tables can use it without another import line.

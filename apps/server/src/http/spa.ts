@@ -14,6 +14,8 @@ const API_PREFIXES = [
   '/macos-app/',
   '/browser-filter/',
   '/downloads/',
+  '/push-actions/',
+  '/weekly-report/',
   '/healthz',
   '/metrics',
 ];
@@ -113,6 +115,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         if (relative[0] === 'assets') {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         } else {
+          // index.html, sw.js (so a new service worker is found at once), the manifest, icons
           res.setHeader('cache-control', 'no-cache');
         }
         if (/\.(br|gz)$/.test(filePath) || hasCompressedCopy(filePath)) {

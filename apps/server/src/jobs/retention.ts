@@ -24,6 +24,8 @@ export interface RetentionDeps {
 }
 
 export interface RetentionReport {
+  /** issue 23: expired one-tap decision tokens of push notifications */
+  pushActionTokens: number;
   screenshots: number;
   /** screenshot rows whose image never came, an hour after their upload URL expired (issue 19) */
   abandonedUploads: number;
@@ -205,8 +207,13 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
         .executeTakeFirst(),
     );
   const dataExports = await removeExpiredDataExports(deps, nowTs, at(7 * DAY));
+  // issue 23: a notification's one-tap decision tokens live 30 minutes, used or not
+  const pushActionTokens = count(
+    await db.deleteFrom('push_action_tokens').where('expires_at', '<=', nowTs).executeTakeFirst(),
+  );
 
   return {
+    pushActionTokens,
     screenshots,
     abandonedUploads,
     keystrokeLines,

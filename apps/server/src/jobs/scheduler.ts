@@ -8,6 +8,8 @@ import type { EmailService } from '../services/mail.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 import { RETENTION_JOB, runDailyRetention } from './retention.ts';
 import { runDailySubscriptions, SUBSCRIPTIONS_JOB } from './subscriptions.ts';
+import type { TokenService } from '../services/tokens.ts';
+import { runWeeklyReports, WEEKLY_REPORT_JOB, WEEKLY_REPORT_SCHEDULE } from './weekly-report.ts';
 
 // server-behaviour §9: the daily jobs run on schedule in every mode except `test` (tests call them
 // on demand with an injected clock). Every instance schedules them; the job_runs claim lets exactly
@@ -28,6 +30,7 @@ export interface JobDeps {
   storage: ScreenshotStorage;
   billing: BillingService;
   email: EmailService;
+  tokens: TokenService;
   log: FastifyBaseLogger;
   /** Reports each run to /metrics when it is on. */
   onRun?: (job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number) => void;
@@ -87,8 +90,25 @@ export function startScheduledJobs(deps: JobDeps): () => void {
       }
     },
   );
+  // issue 23: hourly, each family's report claimed once on its local Sunday evening
+  const weeklyReports = new Cron(
+    WEEKLY_REPORT_SCHEDULE,
+    { timezone: 'UTC', name: WEEKLY_REPORT_JOB, protect: true },
+    async () => {
+      const started = Date.now();
+      try {
+        const sent = await runWeeklyReports(deps, deps.clock.now());
+        if (sent > 0) deps.log.info({ job: WEEKLY_REPORT_JOB, sent }, 'weekly reports sent');
+        deps.onRun?.(WEEKLY_REPORT_JOB, sent > 0 ? 'ok' : 'skipped', (Date.now() - started) / 1000);
+      } catch (error) {
+        deps.log.error({ err: error, job: WEEKLY_REPORT_JOB }, 'weekly report job failed');
+        deps.onRun?.(WEEKLY_REPORT_JOB, 'failed', (Date.now() - started) / 1000);
+      }
+    },
+  );
   return () => {
     retention.stop();
     subscriptions.stop();
+    weeklyReports.stop();
   };
 }

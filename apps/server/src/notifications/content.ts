@@ -1,3 +1,4 @@
+import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { durationInWords } from '../services/mail-templates.ts';
 import type { ParentNotification } from './dispatch.ts';
@@ -37,6 +38,8 @@ export function notificationUrl(
         : `${child}/suspend-filter-requests/${notification.requestId}`;
     case 'adminChildSecurityEvent':
       return `${base}/security-events`;
+    case 'activityAlert':
+      return `${child}/activity`;
   }
 }
 
@@ -65,6 +68,15 @@ export function plainText(appName: string, facts: NotificationFacts): string {
           ? `Received security event: "${summary}" for child ${n.childName}.`
           : `Received ${n.count} security events for child ${n.childName}, the latest: "${summary}".`;
       return `[${appName}] ${what}${explanation ? ` ${explanation}` : ''} ${url}`;
+    }
+    case 'activityAlert': {
+      // the categories only: what the child typed never leaves the server
+      const categories = alertCategoriesInWords(n.categories);
+      const what =
+        n.count === 1
+          ? `Alert on what ${n.childName} typed (${categories}). Review it at`
+          : `${n.count} alerts on what ${n.childName} typed (${categories}). Review them at`;
+      return `[${appName}] ${what} ${url}`;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
+import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
@@ -11,6 +12,7 @@ import {
   plainText,
 } from './content.ts';
 import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
+import { sendPush } from './push-delivery.ts';
 
 // Parent notifications (server-behaviour §6). The single entry point that triggers call AFTER their
 // transaction has committed. It never throws: each rule is sent independently, a failing channel is
@@ -23,6 +25,8 @@ import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 //                             requestId, durationSeconds, comment, link?, count? })
 //   await notifyParent(ctx, { trigger: 'adminChildSecurityEvent', parentId, childId, childName,
 //                             event, detail?, count? })
+//   await notifyParent(ctx, { trigger: 'activityAlert', parentId, childId, childName, count,
+//                             categories })
 // The implementation builds the §6.2 texts and links itself from these fields. `count` (issue 19):
 // the notification stands for that many requests or events of the child (requests/notify.ts groups
 // them), the other fields describe the latest.
@@ -62,6 +66,17 @@ export type ParentNotification =
       detail: string | null;
       /** Events this notification stands for (absent: 1); event and detail are the latest's. */
       count?: number;
+    }
+  | {
+      // issue 24: typed lines that matched the child's alert words (grouped per window)
+      trigger: 'activityAlert';
+      parentId: string;
+      childId: string;
+      childName: string;
+      /** Alerted lines this notification stands for. */
+      count: number;
+      /** Their categories, most serious first (alert-categories order). */
+      categories: string[];
     };
 
 export type NotifyContext = Pick<
@@ -98,7 +113,7 @@ export async function notifyParent(
         attempt(ctx, notification, `rule ${rule.id} (${rule.config.case})`, async () => {
           const bucket = `notifications:method:${rule.methodId}`;
           if (await withinCeiling(ctx, notification, bucket, rule.config.case)) {
-            await sendThroughMethod(ctx, rule.config, facts);
+            await sendThroughMethod(ctx, rule, facts);
           }
         }),
       ),
@@ -115,6 +130,7 @@ const CEILINGS = {
   email: RATE_LIMITS.notificationsPerEmailMethod,
   text: RATE_LIMITS.notificationsPerTextMethod,
   slack: RATE_LIMITS.notificationsPerSlackMethod,
+  push: RATE_LIMITS.notificationsPerPushMethod,
 } as const;
 
 /** Counts one message of the method; false (logged) when its hourly ceiling is reached. */
@@ -137,6 +153,8 @@ interface Rule {
   id: string;
   trigger: AdminNotificationTrigger;
   methodId: string;
+  /** the person the method belongs to (null = the owner) */
+  personId: string | null;
   config: StoredMethodConfig;
 }
 
@@ -144,7 +162,7 @@ async function loadRules(ctx: NotifyContext, parentId: string): Promise<Rule[]> 
   const rows = await ctx.db
     .selectFrom('notifications as n')
     .innerJoin('notification_methods as m', 'm.id', 'n.method_id')
-    .select(['n.id', 'n.trigger', 'n.method_id', 'm.config'])
+    .select(['n.id', 'n.trigger', 'n.method_id', 'm.person_id', 'm.config'])
     .where('n.parent_id', '=', parentId)
     .where('m.parent_id', '=', parentId)
     .orderBy('n.created_at')
@@ -154,6 +172,7 @@ async function loadRules(ctx: NotifyContext, parentId: string): Promise<Rule[]> 
     id: row.id,
     trigger: row.trigger,
     methodId: row.method_id,
+    personId: row.person_id,
     config: fromDbJson<StoredMethodConfig>(row.config),
   }));
 }
@@ -217,7 +236,7 @@ async function factsOf(
 
 async function sendThroughMethod(
   ctx: NotifyContext,
-  config: StoredMethodConfig,
+  { config, methodId, personId }: Rule,
   facts: NotificationFacts,
 ): Promise<void> {
   switch (config.case) {
@@ -232,6 +251,8 @@ async function sendThroughMethod(
         channelName: config.channelName,
         text: plainText(ctx.config.appName, facts),
       });
+    case 'push':
+      return sendPush(ctx, { id: methodId, personId }, config, facts);
   }
 }
 
@@ -279,6 +300,14 @@ async function sendEmail(
         summary: securityEventSummary(n.event, n.detail),
         explanation: securityEventWording(n.event)?.explanation ?? null,
         url: facts.url,
+      });
+    case 'activityAlert':
+      return ctx.services.email.send('notify-activity-alert', to, {
+        childName: n.childName,
+        count: n.count,
+        categories: alertCategoriesInWords(n.categories),
+        url: facts.url,
+        fallback,
       });
   }
 }

@@ -1,20 +1,52 @@
 import type { NotificationMethodConfig } from '@keyward/contract/shared';
 import type { TokenService } from '../services/tokens.ts';
+import type { BrowserSubscription } from '../services/web-push.ts';
 
 // How notification-method configs are stored (notification_methods.config and
 // pending_notification_methods.config): the wire config, except that Slack's `token` is replaced
 // by `encryptedToken` (AES-256-GCM, services/tokens.ts). `config_fingerprint` is the HMAC of the
 // canonical plaintext config, so a parent cannot verify the same method twice.
 
-export type StoredMethodConfig =
+export type StoredMethodConfig = WireStoredMethodConfig | StoredPushConfig;
+
+/** The methods the wire contract knows (GetAdmin's verifiedNotificationMethods). */
+export type WireStoredMethodConfig =
   | { case: 'email'; email: string }
   | { case: 'text'; phoneNumber: string }
   | { case: 'slack'; channelId: string; channelName: string; encryptedToken: string };
 
+/**
+ * Issue 23: "This device", a browser's Web Push subscription (services/web-push.ts). Its endpoint
+ * and keys are a capability to notify the parent, so they are stored encrypted like Slack tokens;
+ * it travels only through the push operations (GetPushSubscriptions…), never in GetAdmin.
+ */
+export interface StoredPushConfig {
+  case: 'push';
+  label: string;
+  /** AES-256-GCM of the JSON `BrowserSubscription` */
+  encryptedSubscription: string;
+}
+
+export function isPushConfig(config: StoredMethodConfig): config is StoredPushConfig {
+  return config.case === 'push';
+}
+
+export function decryptPushSubscription(
+  config: StoredPushConfig,
+  tokens: TokenService,
+): BrowserSubscription {
+  return JSON.parse(tokens.decrypt(config.encryptedSubscription)) as BrowserSubscription;
+}
+
+/** One browser is one method per family, whoever turned it on. */
+export function pushFingerprint(endpoint: string, tokens: TokenService): string {
+  return tokens.hmac(JSON.stringify(['push', endpoint]));
+}
+
 export function toStoredConfig(
   config: NotificationMethodConfig,
   tokens: TokenService,
-): StoredMethodConfig {
+): WireStoredMethodConfig {
   switch (config.case) {
     case 'email':
       return { case: 'email', email: config.email };
@@ -45,7 +77,7 @@ export function redactSlackToken(token: string): string {
 
 /** Wire form for outputs (GetAdmin): the Slack token redacted. */
 export function toWireConfig(
-  stored: StoredMethodConfig,
+  stored: WireStoredMethodConfig,
   tokens: TokenService,
 ): NotificationMethodConfig {
   if (stored.case !== 'slack') return stored;

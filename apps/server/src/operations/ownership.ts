@@ -1,6 +1,7 @@
 import type { ActivitySources } from '../activity/activity.ts';
 import { findSuspensionRequest } from '../devices/family-devices.ts';
 import type { Db } from '../db/database.ts';
+import { fromDbJson } from '../db/values.ts';
 import { notFound, PqlFailure } from '../pairql/errors.ts';
 
 // Deny by default (server-behaviour §0.3). Every parent-authenticated resolver reaches rows by id
@@ -113,6 +114,20 @@ export async function ownedNotificationMethod(db: Db, parentId: string, id: stri
     .where('parent_id', '=', parentId)
     .executeTakeFirst();
   if (!row) throw notFound('NotificationMethod');
+  return row;
+}
+
+/** Issue 23: a "This device" method (a notification method of config case `push`). */
+export async function ownedPushSubscription(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('notification_methods')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .where('parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row || fromDbJson<{ case: string }>(row.config).case !== 'push') {
+    throw notFound('PushSubscription');
+  }
   return row;
 }
 

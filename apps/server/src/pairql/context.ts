@@ -11,6 +11,7 @@ import type { SlackSender } from '../services/slack.ts';
 import type { SmsSender } from '../services/sms.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
 import type { TokenService } from '../services/tokens.ts';
+import type { WebPushSender } from '../services/web-push.ts';
 
 /** Created once in buildApp; add new services (push, sms, slack, billing, storage) here. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   storage: ScreenshotStorage;
   /** Stripe, or the built-in billing simulator without a key (billing/stripe-service.ts). */
   billing: BillingService;
+  /** Issue 23: Web Push to the parents' browsers, the "This device" method (services/web-push.ts). */
+  webPush: WebPushSender;
 }
 
 /** What every resolver receives. */

@@ -22,6 +22,8 @@ export const OWNER_ONLY_OPERATIONS: Readonly<Record<string, OwnerOnly>> = {
   // addresses, the audit log, all activity) is the account owner's to take away; a co-parent sees
   // the family in the dashboard while a parent of it, and keeps no copy after removal
   RequestDataExport: true,
+  // issue 23: the weekly report goes to the account's address, so only its owner stops it
+  SaveWeeklyReport: true,
   GetDataExport: true,
 };
 

@@ -1,6 +1,7 @@
 import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
+import { ALERT_CATEGORIES } from '@keyward/domain/alert-categories';
 import { groupedRequestIds, notificationWindow } from '@keyward/domain/request-flood';
 import { toDbBool, toDbTime } from '../db/values.ts';
 import {
@@ -229,6 +230,29 @@ async function groupedNotification(
         event: latest.event,
         detail: latest.detail,
         ...(rows.length > 1 ? { count: rows.length } : {}),
+      };
+    }
+    case 'activityAlert': {
+      // issue 24: lines alerted in the window (by the server's time of alerting, not the Mac's
+      // time of typing) and still flagged and unreviewed
+      const rows = await ctx.db
+        .selectFrom('keystroke_lines as k')
+        .innerJoin('computer_users as cu', 'cu.id', 'k.computer_user_id')
+        .select('k.alert_category')
+        .where('cu.child_id', '=', write.childId)
+        .where('k.alert_category', 'is not', null)
+        .where('k.flagged', 'is not', null)
+        .where('k.deleted_at', 'is', null)
+        .where('k.alerted_at', '>=', window.from)
+        .where('k.alerted_at', '<', window.to)
+        .execute();
+      if (rows.length === 0) return undefined;
+      const found = new Set(rows.map((row) => row.alert_category));
+      return {
+        trigger: 'activityAlert',
+        ...about,
+        count: rows.length,
+        categories: ALERT_CATEGORIES.filter((category) => found.has(category)),
       };
     }
   }

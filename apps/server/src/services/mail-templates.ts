@@ -44,6 +44,15 @@ export interface TemplateParams {
     explanation: string | null;
     url: string;
   };
+  /** Issue 24: alerts on what a child typed. The words and the text stay on the server. */
+  'notify-activity-alert': {
+    childName: string;
+    count: number;
+    /** "self-harm, bullying" */
+    categories: string;
+    url: string;
+    fallback?: { settingsUrl: string };
+  };
   'verify-notification-email': { code: number };
   /** To the operator: a checkout was cancelled or ended in an unexpected state (§8.2). */
   'billing-alert': { parentEmail: string; message: string };
@@ -60,6 +69,12 @@ export interface TemplateParams {
   'recovery-code-used': { codesLeft: number; settingsUrl: string };
   'passkey-added': { name: string; settingsUrl: string };
   'passkey-removed': { name: string; settingsUrl: string };
+  /** Issue 23: the weekly report, per child; `unsubscribeUrl` stops it in one click. */
+  'weekly-report': {
+    children: import('../jobs/weekly-report.ts').ChildWeek[];
+    url: string;
+    unsubscribeUrl: string;
+  };
   /** The family's data export is ready: a signed link that expires. */
   'data-export-ready': { url: string; expiresInHours: number };
 }
@@ -240,6 +255,45 @@ const templates: Templates = {
     ],
     action: { label: 'View security events', url },
   }),
+  'notify-activity-alert': ({ childName, count, categories, url, fallback }, { appName }) => ({
+    subject:
+      count === 1
+        ? `[${appName}] Alert on what ${childName} typed`
+        : `[${appName}] ${count} alerts on what ${childName} typed`,
+    paragraphs: [
+      count === 1
+        ? `Something ${childName} typed matched an alert (${categories}). It is flagged and shown first in ${childName}'s activity.`
+        : `${count} things ${childName} typed matched alerts (${categories}). They are flagged and shown first in ${childName}'s activity.`,
+      'Review what was typed:',
+    ],
+    action: { label: count === 1 ? 'Review the alert' : 'Review the alerts', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+  }),
+  'weekly-report': ({ children, url, unsubscribeUrl }, { appName }) => {
+    const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+    return {
+      subject: `[${appName}] Your weekly report`,
+      paragraphs: [
+        'Here is what happened in the last 7 days.',
+        ...(children.length === 0
+          ? ['No children yet: add one in the dashboard to see their week here.']
+          : children.map((child) =>
+              [
+                `${child.name}:`,
+                `- ${plural(child.unlockRequests, 'unlock request')}${child.pendingUnlockRequests > 0 ? ` (${child.pendingUnlockRequests} still waiting for you)` : ''}`,
+                `- ${plural(child.suspensionRequests, 'suspension request')}`,
+                `- ${plural(child.activityToReview, 'activity item')} to review`,
+                `- ${plural(child.flaggedItems, 'flagged item')}`,
+                `- ${plural(child.securityEvents, 'security event')}`,
+              ].join('\n'),
+            )),
+      ],
+      action: { label: 'Open the dashboard', url },
+      footnotes: [
+        `You get this report every Sunday evening. Stop the weekly report with one click: ${unsubscribeUrl}`,
+      ],
+    };
+  },
   'billing-alert': ({ parentEmail, message }, { appName }) => ({
     subject: `${appName}: billing alert`,
     paragraphs: [`Account: ${parentEmail}`, message],

@@ -14,6 +14,8 @@ import {
 
 export interface OutgoingEmail extends RenderedEmail {
   to: string;
+  /** Extra headers (issue 23: the weekly report's RFC 8058 List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** The edge of the world for email: SMTP, the outbox folder, or a capturing fake in tests. */
@@ -55,6 +57,7 @@ export function createMailer(
     subject: email.subject,
     text: email.text,
     html: email.html,
+    ...(email.headers ? { headers: email.headers } : {}),
   });
 
   if (config.smtpUrl) {
@@ -95,6 +98,7 @@ export interface EmailService {
     template: Name,
     to: string,
     params: TemplateParams[Name],
+    options?: { headers?: Record<string, string> },
   ): Promise<void>;
 }
 
@@ -104,13 +108,17 @@ export function createEmailService(
   clock: Clock,
 ): EmailService {
   return {
-    async send(template, to, params) {
+    async send(template, to, params, options) {
       const rendered = renderEmail(template, params, {
         appName: config.appName,
         supportEmail: config.supportEmail,
         currentYear: clock.now().getUTCFullYear(),
       });
-      await mailer.send({ ...withHelpLink(rendered, config.docsUrl), to });
+      await mailer.send({
+        ...withHelpLink(rendered, config.docsUrl),
+        to,
+        ...(options?.headers ? { headers: options.headers } : {}),
+      });
     },
   };
 }

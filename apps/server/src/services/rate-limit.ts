@@ -188,6 +188,10 @@ export const RATE_LIMITS = {
   notificationsPerEmailMethod: { limit: 20, windowSeconds: 60 * 60 },
   notificationsPerTextMethod: { limit: 10, windowSeconds: 60 * 60 },
   notificationsPerSlackMethod: { limit: 20, windowSeconds: 60 * 60 },
+  // issue 23: a phone buzzing more often than this is noise; the dashboard lists everything
+  notificationsPerPushMethod: { limit: 30, windowSeconds: 60 * 60 },
+  // issue 23: one-tap decisions from notifications, per client IP
+  pushActionsPerIp: { limit: 60, windowSeconds: 60 * 60 },
 } as const;
 
 /**

@@ -10,6 +10,8 @@ import { macPrincipalFunctionMigration } from './0015_mac_principal_function.ts'
 import { iosAppBlockGroupsMigration } from './0016_ios_app_block_groups.ts';
 import { screenshotUploadsMigration } from './0017_screenshot_uploads.ts';
 import { connectionCodeGuessesMigration } from './0018_connection_code_guesses.ts';
+import { activityAlertsMigration } from './0019_activity_alerts.ts';
+import { pushNotificationsMigration } from './0020_push_notifications.ts';
 import { browserDevicesMigration } from './0021_browser_devices.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
@@ -27,6 +29,8 @@ const migrations: Record<string, PortableMigration> = {
   '0016_ios_app_block_groups': iosAppBlockGroupsMigration,
   '0017_screenshot_uploads': screenshotUploadsMigration,
   '0018_connection_code_guesses': connectionCodeGuessesMigration,
+  '0019_activity_alerts': activityAlertsMigration,
+  '0020_push_notifications': pushNotificationsMigration,
   '0021_browser_devices': browserDevicesMigration,
 };
 

@@ -6,7 +6,7 @@ import { fromDbJson, toDbJson, toDbTime } from '../../db/values.ts';
 import {
   configFingerprint,
   decryptSlackToken,
-  type StoredMethodConfig,
+  type WireStoredMethodConfig,
 } from '../../notifications/method-config.ts';
 import { badRequest, PqlFailure, unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -71,7 +71,7 @@ export default dashboardResolver('ConfirmPendingNotificationMethod', async (inpu
         throw new KeptCode(triesLeft);
       }
 
-      const stored = fromDbJson<StoredMethodConfig>(pending.config);
+      const stored = fromDbJson<WireStoredMethodConfig>(pending.config);
       const inserted = await trx
         .insertInto('notification_methods')
         .values({
@@ -123,7 +123,10 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function plainConfig(stored: StoredMethodConfig, tokens: TokenService): NotificationMethodConfig {
+function plainConfig(
+  stored: WireStoredMethodConfig,
+  tokens: TokenService,
+): NotificationMethodConfig {
   if (stored.case !== 'slack') return stored;
   return {
     case: 'slack',

@@ -1,6 +1,11 @@
 import { wireSubscriptionStatus } from '../../accounts/subscription-status.ts';
 import { fromDbJson } from '../../db/values.ts';
-import { type StoredMethodConfig, toWireConfig } from '../../notifications/method-config.ts';
+import {
+  isPushConfig,
+  type StoredMethodConfig,
+  toWireConfig,
+  type WireStoredMethodConfig,
+} from '../../notifications/method-config.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { ofPerson } from '../../accounts/people.ts';
 import { ownedParent } from '../ownership.ts';
@@ -35,6 +40,16 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       .executeTakeFirst(),
   ]);
 
+  // issue 23: "This device" methods and their rules travel through GetPushSubscriptions only, so
+  // the reference dashboard never meets a method case it does not know (docs/push.md)
+  const pushMethodIds = new Set<string>();
+  const wireMethods: { id: string; config: WireStoredMethodConfig }[] = [];
+  for (const method of methods) {
+    const config = fromDbJson<StoredMethodConfig>(method.config);
+    if (isPushConfig(config)) pushMethodIds.add(method.id);
+    else wireMethods.push({ id: method.id, config });
+  }
+
   return {
     id: parent.id,
     email: parent.email,
@@ -44,14 +59,16 @@ export default dashboardResolver('GetAdmin', async (_input, ctx) => {
       ctx.clock.now(),
       ctx.config.billing,
     ),
-    notifications: notifications.map((n) => ({
-      id: n.id,
-      trigger: n.trigger,
-      methodId: n.method_id,
-    })),
-    verifiedNotificationMethods: methods.map((m) => ({
+    notifications: notifications
+      .filter((n) => !pushMethodIds.has(n.method_id))
+      .map((n) => ({
+        id: n.id,
+        trigger: n.trigger,
+        methodId: n.method_id,
+      })),
+    verifiedNotificationMethods: wireMethods.map((m) => ({
       id: m.id,
-      config: toWireConfig(fromDbJson<StoredMethodConfig>(m.config), ctx.services.tokens),
+      config: toWireConfig(m.config, ctx.services.tokens),
     })),
     hasAdminChild: adminUser !== undefined,
     monthlyPriceInDollars: parent.monthly_price / 100,

@@ -10,6 +10,7 @@ const TRIGGER_WORDS: Record<AdminNotificationTrigger, string> = {
   unlockRequestSubmitted: 'unlock requests',
   suspendFilterRequestSubmitted: 'suspension requests',
   adminChildSecurityEvent: 'admin-child security events',
+  activityAlert: 'alerts',
 };
 
 // server-behaviour §3.8: a rule "this trigger → this verified method". New rules take the client's

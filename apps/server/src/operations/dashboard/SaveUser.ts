@@ -5,8 +5,15 @@ import {
   MIN_SCREENSHOTS_RESOLUTION,
   screenshotsResolutionProblem,
 } from '@keyward/domain/child-settings';
+import {
+  alertCategoryLabel,
+  BUILT_IN_ALERT_CATEGORIES,
+  cleanCustomAlertWords,
+  customAlertWordsProblem,
+} from '@keyward/domain/alert-categories';
 import { monitoringDecreases } from '@keyward/domain/monitoring';
 import type { Transaction } from 'kysely';
+import { storedAlertCategories } from '../../activity/alerts.ts';
 import { isSameSet } from '../../children/lists.ts';
 import type { Database } from '../../db/schema.ts';
 import { addMs, fromDbBool, fromDbJson, toDbBool, toDbJson, toDbTime } from '../../db/values.ts';
@@ -29,6 +36,8 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
   const name = validName(input.name);
   validateMonitoring(input);
   const blockedApps = input.blockedApps && validBlockedApps(input.blockedApps);
+  const alertCategories = input.alertCategories && validAlertCategories(input.alertCategories);
+  const alertWords = input.alertWords && validAlertWords(input.alertWords);
   const keychains = uniqueById(input.keychains);
   const keychainRows = await selectableKeychains(
     ctx.db,
@@ -48,6 +57,9 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
     show_suspension_activity: toDbBool(input.showSuspensionActivity),
     downtime: input.downtime ? toDbJson(input.downtime) : null,
     updated_at: now,
+    // issue 24: absent ⇒ unchanged (a new child gets the column defaults: self-harm on)
+    ...(alertCategories ? { alert_categories: toDbJson(alertCategories) } : {}),
+    ...(alertWords ? { alert_words: toDbJson(alertWords) } : {}),
   };
 
   const isRepeated = await ctx.db.transaction().execute(async (trx) => {
@@ -201,6 +213,13 @@ async function recordEvents(ctx: ParentContext, outcome: SaveOutcome) {
       },
       input,
     );
+    // issue 24: an alert category turned off lowers monitoring too
+    if (input.alertCategories) {
+      const kept = new Set(input.alertCategories);
+      for (const category of storedAlertCategories(before.alert_categories)) {
+        if (!kept.has(category)) decreases.push(`alerts off: ${alertCategoryLabel(category)}`);
+      }
+    }
     if (decreases.length > 0) {
       await recordSecurityEvent(
         ctx,
@@ -300,6 +319,27 @@ function validBlockedApps(apps: BlockedAppInput[]): BlockedAppInput[] {
     throw badRequest('b7d4e2a1', 'Blocked app identifier appears twice', duplicate);
   }
   return valid;
+}
+
+function validAlertCategories(categories: string[]): string[] {
+  const unknown = categories.find(
+    (category) => !(BUILT_IN_ALERT_CATEGORIES as readonly string[]).includes(category),
+  );
+  if (unknown !== undefined) {
+    throw badRequest(
+      'a24c7e10',
+      `Unknown alert category ${unknown}`,
+      'The alerts could not be saved. Reload the page and try again.',
+    );
+  }
+  return BUILT_IN_ALERT_CATEGORIES.filter((category) => categories.includes(category));
+}
+
+function validAlertWords(words: string[]): string[] {
+  const cleaned = cleanCustomAlertWords(words);
+  const problem = customAlertWordsProblem(cleaned);
+  if (problem) throw badRequest('a24c7e11', `Alert words: ${problem}`, problem);
+  return cleaned;
 }
 
 function uniqueById<T extends { id: string }>(items: T[]): T[] {

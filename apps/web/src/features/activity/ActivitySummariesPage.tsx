@@ -1,11 +1,13 @@
 import type { PqlError } from '@keyward/contract/errors';
 import type { DaySummary } from '@keyward/contract/shared';
 import {
+  BellAlertIcon,
   CheckCircleIcon,
   ChevronRightIcon,
   FlagIcon,
   InboxIcon,
 } from '@heroicons/react/24/outline';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Badge } from '../../components/ui/Badge';
 import { LinkButton } from '../../components/ui/Button';
@@ -13,6 +15,7 @@ import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
+import { ActivityInsights } from './ActivityInsights';
 import { useChildActivitySummaries, useFamilyActivitySummaries } from './api';
 import { ReviewProgress } from './ReviewProgress';
 import { activityDayPath, toDaySummaryRows } from './summaries';
@@ -38,6 +41,7 @@ function ChildSummaries({ childId, now }: { childId: string; now: Date }) {
       childId={childId}
       now={now}
       emptyDescription="No activity has been reported from this child in the past two weeks"
+      insights={<ActivityInsights childId={childId} childName={summaries.data.childName} />}
     />
   );
 }
@@ -67,17 +71,21 @@ function SummaryList({
   childId,
   now,
   emptyDescription,
+  insights,
 }: {
   title: string;
   days: readonly DaySummary[];
   childId?: string;
   now: Date;
   emptyDescription: string;
+  /** Issue 24: the child's week at a glance, above the days. */
+  insights?: ReactNode;
 }) {
   const rows = toDaySummaryRows(days, now);
   return (
     <>
       <PageHeading title={title} />
+      {rows.length > 0 && insights && <div className="mb-6">{insights}</div>}
       {rows.length === 0 ? (
         <EmptyState
           icon={<InboxIcon className="h-12 w-12" aria-hidden="true" />}
@@ -110,6 +118,12 @@ function SummaryList({
                       <Badge tone="warning">
                         <FlagIcon className="-ml-0.5 mr-1 h-3.5 w-3.5" aria-hidden="true" />
                         Flagged {row.numFlagged}
+                      </Badge>
+                    )}
+                    {row.numAlerts > 0 && (
+                      <Badge tone="error">
+                        <BellAlertIcon className="-ml-0.5 mr-1 h-3.5 w-3.5" aria-hidden="true" />
+                        Alerts {row.numAlerts}
                       </Badge>
                     )}
                   </div>

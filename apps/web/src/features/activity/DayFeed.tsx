@@ -1,6 +1,6 @@
 import type { ActivityFeed, UserActivityItem } from '@keyward/contract/shared';
 import { pluralise } from '@keyward/domain/wording';
-import { CheckCircleIcon, TrashIcon, XMarkIcon } from '@heroicons/react/24/outline';
+import { BellAlertIcon, CheckCircleIcon, TrashIcon, XMarkIcon } from '@heroicons/react/24/outline';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   memo,
@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { ConfirmationModal } from '../../components/ui/ConfirmationModal';
 import { EmptyState } from '../../components/ui/EmptyState';
+import { Toggle } from '../../components/ui/Toggle';
 import {
   type ActivityFeedEvent,
   type ActivityFeedState,
@@ -24,9 +25,11 @@ import {
   DELETE_FAILED_MESSAGE,
   deletableIds,
   FLAG_FAILED_MESSAGE,
+  hasAlert,
   hasFlaggedShown,
   initialActivityFeed,
   itemsOf,
+  numAlertsShown,
   reviewCounts,
   shownEntries,
   toDeleteBatches,
@@ -105,14 +108,19 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
   const [announcement, setAnnouncement] = useState('');
 
   const rows = useMemo(
-    () => buildFeedRows(state.entries, { showsChildNames: isFamily }),
-    [state.entries, isFamily],
+    () =>
+      buildFeedRows(state.entries, {
+        showsChildNames: isFamily,
+        isAlertsFirst: state.isAlertsFirst,
+      }),
+    [state.entries, isFamily, state.isAlertsFirst],
   );
   // Counted once per change of the items, not on every render.
   const { entries, numDeletedBefore } = state;
-  const { counts, numShown, numDeletable, hasFlagged } = useMemo(() => {
+  const { counts, numShown, numDeletable, hasFlagged, numAlerts, hasPinned } = useMemo(() => {
     const items: ActivityFeedState = {
       entries,
+      isAlertsFirst: false,
       numDeletedBefore,
       selectedId: null,
       phase: 'reviewing',
@@ -122,8 +130,15 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
       numShown: shownEntries(items).length,
       numDeletable: allDeletableIds(items).length,
       hasFlagged: hasFlaggedShown(items),
+      numAlerts: numAlertsShown(items),
+      hasPinned: entries.some((entry) => hasAlert(entry.item) || entry.item.flagged),
     };
   }, [entries, numDeletedBefore]);
+  const toggleAlertsFirst = useCallback(() => send({ type: 'alertsFirstToggled' }), [send]);
+  const goToNextAlert = useCallback(() => {
+    send({ type: 'nextAlertRequested' });
+    setAnnouncement(selectionAnnouncement(latest.current));
+  }, [send]);
 
   const runDeletes = useCallback(
     async (ids: string[], isAll: boolean) => {
@@ -215,6 +230,9 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         event.preventDefault();
         send({ type: 'selectionMoved', by: NEXT_KEYS.has(event.key) ? 1 : -1 });
         setAnnouncement(selectionAnnouncement(latest.current));
+      } else if (event.key === 'a') {
+        event.preventDefault();
+        goToNextAlert();
       } else if (event.key === 'f' && selectedId) {
         event.preventDefault();
         void toggleFlag(selectedId);
@@ -225,7 +243,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
     }
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [isViewerOpen, send, toggleFlag, deleteSome]);
+  }, [isViewerOpen, send, toggleFlag, deleteSome, goToNextAlert]);
 
   // After a delete-all, back to the summaries (spec §4: 200 ms, or 2 s when flagged items remain).
   useEffect(() => {
@@ -260,6 +278,24 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         )}
       </div>
 
+      {numShown > 0 && state.phase !== 'leaving' && (hasPinned || state.isAlertsFirst) && (
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <div className="min-w-64 flex-1">
+            <Toggle
+              label="Show alerts and flagged first"
+              isOn={state.isAlertsFirst}
+              onChange={toggleAlertsFirst}
+            />
+          </div>
+          {numAlerts > 0 && (
+            <Button variant="secondary" size="sm" onClick={goToNextAlert}>
+              <BellAlertIcon className="h-4 w-4" aria-hidden="true" />
+              Next alert ({numAlerts})
+            </Button>
+          )}
+        </div>
+      )}
+
       {state.error && (
         <div
           role="alert"
@@ -284,7 +320,7 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
         >
           <CheckCircleIcon className="h-5 w-5" aria-hidden="true" />
           {hasFlagged
-            ? `Done! ${pluralise(numShown, 'flagged item')} kept for 60 days.`
+            ? `Done! ${pluralise(numShown, 'flagged item')} kept for 60 days.${numAlerts > 0 ? ` ${pluralise(numAlerts, 'of them is an alert', 'of them are alerts')}.` : ''}`
             : 'All caught up!'}
         </p>
       )}
@@ -312,6 +348,13 @@ export function DayFeed({ feeds, backTo, isFamily }: DayFeedProps) {
             <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">↑</kbd> move ·{' '}
             <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">f</kbd> flag ·{' '}
             <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">d</kbd> delete
+            {numAlerts > 0 && (
+              <>
+                {' '}
+                · <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">a</kbd>{' '}
+                next alert
+              </>
+            )}
           </p>
           <FeedList
             rows={rows}

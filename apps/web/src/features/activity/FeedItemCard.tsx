@@ -1,6 +1,13 @@
 import type { UserActivityItem } from '@keyward/contract/shared';
 import { displayableChildText } from '@keyward/domain/child-text';
-import { CommandLineIcon, FlagIcon, PauseCircleIcon, TrashIcon } from '@heroicons/react/24/outline';
+import {
+  BellAlertIcon,
+  CommandLineIcon,
+  FlagIcon,
+  PauseCircleIcon,
+  TrashIcon,
+} from '@heroicons/react/24/outline';
+import { alertCategoryLabel } from '@keyward/domain/alert-categories';
 import { FlagIcon as FlagSolidIcon } from '@heroicons/react/24/solid';
 import { memo } from 'react';
 import { ChildText } from '../../components/ui/ChildText';
@@ -31,7 +38,11 @@ const suspensionBand: Record<SuspensionPosition, string> = {
 export function feedItemLabel(item: UserActivityItem): string {
   // the app's name comes from the child's Mac (issue 19: shown as the characters it holds)
   const title = item.case === 'screenshot' ? 'Screenshot' : displayableChildText(item.appName);
-  return `${title}, ${itemTimeLabel(item.createdAt)}`;
+  const alert =
+    item.case === 'keystrokeLine' && item.alert
+      ? `, alert: ${alertCategoryLabel(item.alert.category)}`
+      : '';
+  return `${title}, ${itemTimeLabel(item.createdAt)}${alert}`;
 }
 
 /** One item of a day's feed: a screenshot, or lines typed in one app, with flag and delete. */
@@ -49,6 +60,7 @@ export const FeedItemCard = memo(function FeedItemCard({
   // the app's name comes from the child's Mac (issue 19: shown as the characters it holds)
   const title = item.case === 'screenshot' ? 'Screenshot' : displayableChildText(item.appName);
   const startsSuspension = suspension === 'first' || suspension === 'only';
+  const alert = item.case === 'keystrokeLine' ? item.alert : undefined;
   return (
     <div
       className={cx(
@@ -83,6 +95,12 @@ export const FeedItemCard = memo(function FeedItemCard({
                 <span className="font-normal text-slate-500">Typed in</span>
               )}
               <bdi className="truncate">{title}</bdi>
+              {alert && (
+                <span className="inline-flex items-center gap-1 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800 ring-1 ring-red-600/20 ring-inset">
+                  <BellAlertIcon className="h-3.5 w-3.5" aria-hidden="true" />
+                  Alert: {alertCategoryLabel(alert.category)}
+                </span>
+              )}
               {item.flagged && (
                 <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset">
                   Flagged
@@ -102,6 +120,11 @@ export const FeedItemCard = memo(function FeedItemCard({
                 onFlag(item.id);
               }}
               aria-pressed={item.flagged}
+              title={
+                alert && item.flagged
+                  ? 'Not a concern? Unflag it to report a false alert; it can then be deleted.'
+                  : undefined
+              }
               className={cx(
                 'inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors',
                 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-500',
@@ -159,9 +182,16 @@ export const FeedItemCard = memo(function FeedItemCard({
             />
           </button>
         ) : (
-          <pre className="mt-3 max-h-96 overflow-auto rounded-lg bg-slate-50 px-3 py-2 font-mono text-sm whitespace-pre-wrap break-words text-slate-800 ring-1 ring-slate-200">
-            <ChildText text={item.line} />
-          </pre>
+          <>
+            <pre className="mt-3 max-h-96 overflow-auto rounded-lg bg-slate-50 px-3 py-2 font-mono text-sm whitespace-pre-wrap break-words text-slate-800 ring-1 ring-slate-200">
+              <ChildText text={item.line} />
+            </pre>
+            {alert && alert.words.length > 0 && (
+              <p className="mt-2 text-sm text-red-800">
+                Matched: {alert.words.map((word) => `"${word}"`).join(', ')}
+              </p>
+            )}
+          </>
         )}
       </article>
     </div>

@@ -259,3 +259,62 @@ describe('calls', () => {
     ]);
   });
 });
+
+describe('alerts and flagged first (issue 24)', () => {
+  const alert = { category: 'selfHarm', words: ['wanna die'] };
+  // newest first: n1, f (flagged), x (alert), n2, y (alert)
+  const n1 = lineItem('n1', { createdAt: '2026-11-23T10:05:00.000Z' });
+  const f = screenshotItem('f', { createdAt: '2026-11-23T10:04:00.000Z', flagged: true });
+  const x = lineItem('x', { createdAt: '2026-11-23T10:03:00.000Z', flagged: true, alert });
+  const n2 = lineItem('n2', { createdAt: '2026-11-23T10:02:00.000Z' });
+  const y = lineItem('y', { createdAt: '2026-11-23T10:01:00.000Z', flagged: true, alert });
+  const day = () => initialActivityFeed([feed([n1, f, x, n2, y])]);
+
+  test('a day with alerts opens with alerts, then flagged items, then the rest; first selected', () => {
+    const state = day();
+    expect(state.isAlertsFirst).toBe(true);
+    expect(shownIds(state)).toEqual(['x', 'y', 'f', 'n1', 'n2']);
+    expect(state.selectedId).toBe('x');
+  });
+
+  test('the toggle goes back to newest first and again, keeping the selection', () => {
+    const off = run(day(), { type: 'itemSelected', id: 'f' }, { type: 'alertsFirstToggled' });
+    expect(off.isAlertsFirst).toBe(false);
+    expect(shownIds(off)).toEqual(['n1', 'f', 'x', 'n2', 'y']);
+    expect(off.selectedId).toBe('f');
+    const on = run(off, { type: 'alertsFirstToggled' });
+    expect(shownIds(on)).toEqual(['x', 'y', 'f', 'n1', 'n2']);
+  });
+
+  test('a day without alerts stays newest first, even with flagged items', () => {
+    const state = initialActivityFeed([feed([n1, f, n2])]);
+    expect(state.isAlertsFirst).toBe(false);
+    expect(shownIds(state)).toEqual(['n1', 'f', 'n2']);
+    expect(shownIds(run(state, { type: 'alertsFirstToggled' }))).toEqual(['f', 'n1', 'n2']);
+  });
+
+  test('next alert moves through the alerts in display order and wraps round', () => {
+    const off = run(day(), { type: 'alertsFirstToggled' }, { type: 'itemSelected', id: 'n1' });
+    const first = run(off, { type: 'nextAlertRequested' });
+    expect(first.selectedId).toBe('x');
+    const second = run(first, { type: 'nextAlertRequested' });
+    expect(second.selectedId).toBe('y');
+    expect(run(second, { type: 'nextAlertRequested' }).selectedId).toBe('x');
+    // no alerts: nothing moves
+    const quiet = initialActivityFeed([feed([n1, n2])]);
+    expect(run(quiet, { type: 'nextAlertRequested' })).toBe(quiet);
+  });
+
+  test('a flag toggled while reviewing does not move the item', () => {
+    const state = run(day(), { type: 'flagToggled', id: 'n2' });
+    expect(shownIds(state)).toEqual(['x', 'y', 'f', 'n1', 'n2']);
+  });
+
+  test('the family feed keeps each child together, alerts first within each', () => {
+    const state = initialActivityFeed([
+      feed([n1, x], { userName: 'Sam' }),
+      feed([lineItem('m'), lineItem('z', { flagged: true, alert })], { userName: 'Ada' }),
+    ]);
+    expect(shownIds(state)).toEqual(['x', 'n1', 'z', 'm']);
+  });
+});

@@ -18,11 +18,18 @@ export type FeedEntry = {
   /** The child's showSuspensionActivity: group and highlight activity during a suspension. */
   showsSuspension: boolean;
   status: EntryStatus;
+  /** Where the server listed it (one child after another, each newest first). */
+  position: number;
 };
 
 export type ActivityFeedState = {
-  /** Every loaded entry, in display order (one child after another, each newest first). */
+  /**
+   * Every loaded entry, in display order: one child after another, each newest first, or with
+   * alerts and then flagged items first (issue 24).
+   */
   entries: FeedEntry[];
+  /** Issue 24: 'Show alerts and flagged first'; on when the day has alerts. */
+  isAlertsFirst: boolean;
   /** Items of the day already reviewed before the page opened. */
   numDeletedBefore: number;
   selectedId: string | null;
@@ -36,6 +43,8 @@ export type ActivityFeedState = {
 
 export type ActivityFeedEvent =
   | { type: 'selectionMoved'; by: 1 | -1 }
+  | { type: 'alertsFirstToggled' }
+  | { type: 'nextAlertRequested' }
   | { type: 'itemSelected'; id: string }
   | { type: 'flagToggled'; id: string }
   | { type: 'flagFailed'; id: string; message: string }
@@ -61,8 +70,21 @@ export const UNDO_DELETE_ALL_MS = 8000;
 export const DELETE_FAILED_MESSAGE = 'Failed to delete activity. Please try again.';
 export const FLAG_FAILED_MESSAGE = 'Failed to flag activity. Please try again.';
 
+export const hasAlert = (item: UserActivityItem) =>
+  item.case === 'keystrokeLine' && item.alert !== undefined;
+
+/** Issue 24: alerts, then other flagged items, then the rest; each child's items stay together. */
+function arrange(entries: readonly FeedEntry[], isAlertsFirst: boolean): FeedEntry[] {
+  const rank = (entry: FeedEntry) =>
+    !isAlertsFirst ? 0 : hasAlert(entry.item) ? 0 : entry.item.flagged ? 1 : 2;
+  return [...entries].sort(
+    (a, b) => a.feedIndex - b.feedIndex || rank(a) - rank(b) || a.position - b.position,
+  );
+}
+
 export function initialActivityFeed(feeds: readonly ActivityFeed[]): ActivityFeedState {
-  const entries = feeds.flatMap((feed, feedIndex) =>
+  let position = 0;
+  const listed = feeds.flatMap((feed, feedIndex) =>
     feed.items.map(
       (item): FeedEntry => ({
         item,
@@ -70,15 +92,35 @@ export function initialActivityFeed(feeds: readonly ActivityFeed[]): ActivityFee
         feedIndex,
         showsSuspension: feed.showSuspensionActivity,
         status: 'shown',
+        position: position++,
       }),
     ),
   );
+  const isAlertsFirst = listed.some((entry) => hasAlert(entry.item));
+  const entries = arrange(listed, isAlertsFirst);
   return {
     entries,
+    isAlertsFirst,
     numDeletedBefore: feeds.reduce((sum, feed) => sum + feed.numDeleted, 0),
     selectedId: entries[0]?.item.id ?? null,
     phase: 'reviewing',
   };
+}
+
+/** How many shown items have an alert. */
+export function numAlertsShown(state: Pick<ActivityFeedState, 'entries'>): number {
+  return state.entries.filter((entry) => isShown(entry) && hasAlert(entry.item)).length;
+}
+
+/** The next shown alert after the selected item, in display order, wrapping round; else null. */
+function nextAlertId(state: ActivityFeedState): string | null {
+  const shown = shownEntries(state);
+  const from = shown.findIndex((entry) => entry.item.id === state.selectedId);
+  for (let step = 1; step <= shown.length; step += 1) {
+    const entry = shown[(from + step + shown.length) % shown.length];
+    if (entry && hasAlert(entry.item)) return entry.item.id;
+  }
+  return null;
 }
 
 export const isShown = (entry: FeedEntry) => entry.status === 'shown';
@@ -218,6 +260,14 @@ export function activityFeedReducer(
   switch (event.type) {
     case 'selectionMoved':
       return { ...state, selectedId: moveSelection(state, event.by) };
+    case 'alertsFirstToggled': {
+      const isAlertsFirst = !state.isAlertsFirst;
+      return { ...state, isAlertsFirst, entries: arrange(state.entries, isAlertsFirst) };
+    }
+    case 'nextAlertRequested': {
+      const id = nextAlertId(state);
+      return id === null ? state : { ...state, selectedId: id };
+    }
     case 'itemSelected': {
       const entry = state.entries.find((candidate) => candidate.item.id === event.id);
       return entry && isShown(entry) ? { ...state, selectedId: event.id } : state;

@@ -75,6 +75,57 @@ describe('summaries', () => {
     expect(within(yesterday).getByText(/Flagged 1/)).toBeInTheDocument();
   });
 
+  test("the child's week at a glance sits above the days (issue 24)", async () => {
+    const calls = fakeServer((op) => {
+      if (op === 'ChildActivitySummaries') {
+        return { body: { childName: 'Sam', days: [day(0, 2, 5)] } };
+      }
+      if (op === 'ChildActivityInsights') {
+        return {
+          body: {
+            childName: 'Sam',
+            keyloggingEnabled: true,
+            weekStart: localMidnight(6).toISOString(),
+            days: [6, 5, 4, 3, 2, 1, 0].map((daysAgo) => ({
+              date: localMidnight(daysAgo).toISOString(),
+              numItems: daysAgo === 0 ? 5 : 0,
+              numAlerts: daysAgo === 0 ? 1 : 0,
+              numFlagged: daysAgo === 0 ? 1 : 0,
+            })),
+            hours: Array.from({ length: 24 }, (_, hour) => (hour === 10 ? 5 : 0)),
+            topApps: [{ appName: 'Discord', numLines: 7 }],
+            topRequests: [{ target: 'https://games.example', numRequests: 2 }],
+            numItems: 5,
+            numFlagged: 1,
+            numAlerts: 1,
+            alertsByCategory: [{ category: 'selfHarm', numAlerts: 1 }],
+            suspendedSeconds: 600,
+            falseAlerts: [],
+          },
+        };
+      }
+      return serverError('notFound');
+    });
+    renderApp(`/children/${CHILD_ID}/activity`);
+    const week = await screen.findByRole('region', { name: 'This week' });
+    expect(calls.find((call) => call.op === 'ChildActivityInsights')?.body).toEqual({
+      childId: CHILD_ID,
+      jsTimezoneOffsetMinutes: new Date().getTimezoneOffset(),
+    });
+    expect(
+      within(week).getByText('5 items, 1 flagged, 1 alert this week. Filter suspended for 10 min.'),
+    ).toBeInTheDocument();
+    expect(within(week).getByText('Alerts: Self-harm: 1')).toBeInTheDocument();
+    expect(within(week).getByText('Discord')).toBeInTheDocument();
+    expect(within(week).getByText('https://games.example')).toBeInTheDocument();
+    const byDay = within(week).getByRole('list', { name: 'Items by day' });
+    expect(within(byDay).getByRole('link', { name: /5 items, 1 alert$/ })).toHaveAttribute(
+      'href',
+      DAY_PATH,
+    );
+    expect(within(week).getByRole('img', { name: '10 am: 5 items' })).toBeInTheDocument();
+  });
+
   test('no activity: the empty state leads back to the children', async () => {
     fakeServer(() => ({ body: { childName: 'Sam', days: [] } }));
     renderApp(`/children/${CHILD_ID}/activity`);
@@ -433,6 +484,57 @@ describe('day feed', () => {
     feedServer(feedOf([]));
     renderApp(`/children/${CHILD_ID}/activity/2026-02-30`);
     expect(await screen.findByText('Activity day not found.')).toBeInTheDocument();
+  });
+});
+
+describe('alerts in the day feed (issue 24)', () => {
+  const alerted = () => [
+    ...items(),
+    lineItem('a1', {
+      appName: 'Discord',
+      line: 'i wanna diiiie',
+      createdAt: at(570),
+      flagged: true,
+      alert: { category: 'selfHarm', words: ['wanna die'] },
+    }),
+  ];
+
+  test('the alert shows first with its category; the toggle restores newest first', async () => {
+    feedServer(feedOf(alerted()));
+    const user = userEvent.setup();
+    renderApp(DAY_PATH);
+    const feed = await screen.findByRole('feed', { name: 'Activity' });
+    const names = () =>
+      within(feed)
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label'));
+    expect(names()[0]).toMatch(/^Discord, .*, alert: Self-harm$/);
+    const card = within(feed).getAllByRole('article')[0]!;
+    expect(within(card).getByText('Alert: Self-harm')).toBeInTheDocument();
+    expect(within(card).getByText('Matched: "wanna die"')).toBeInTheDocument();
+    expect(card).toHaveAttribute('aria-current', 'true');
+
+    const toggle = screen.getByRole('switch', { name: 'Show alerts and flagged first' });
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await user.click(toggle);
+    expect(names()[0]).toMatch(/^Messages/);
+    expect(names().at(-1)).toMatch(/^Discord/);
+
+    // Next alert (or the a key) selects it wherever it is
+    await user.click(screen.getByRole('button', { name: 'Next alert (1)' }));
+    expect(within(feed).getByRole('article', { name: /^Discord/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+  });
+
+  test('a day without alerts or flags shows no toggle', async () => {
+    feedServer(feedOf(items()));
+    renderApp(DAY_PATH);
+    await screen.findByRole('feed', { name: 'Activity' });
+    expect(
+      screen.queryByRole('switch', { name: 'Show alerts and flagged first' }),
+    ).not.toBeInTheDocument();
   });
 });
 

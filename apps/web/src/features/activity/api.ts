@@ -4,6 +4,7 @@ import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
 
 /** The reads whose counts change when items are reviewed or flagged. */
 const ACTIVITY_COUNTS: DashboardOperation[] = [
+  'ChildActivityInsights',
   'ChildActivitySummaries',
   'FamilyActivitySummaries',
   'DashboardWidgets',
@@ -37,3 +38,10 @@ export const useDeleteActivityItems = () =>
 
 export const useFlagActivityItems = () =>
   useDashboardMutation('FlagActivityItems', { invalidates: ACTIVITY_COUNTS });
+
+/** Issue 24: the child's last 7 days at a glance. */
+export const useChildActivityInsights = (childId: string) =>
+  useDashboardQuery('ChildActivityInsights', {
+    childId,
+    jsTimezoneOffsetMinutes: timezoneOffsetMinutes(),
+  });

@@ -1,5 +1,5 @@
 import { ACTIVITY_DELETE_CHUNK, groupSuspensionActivity } from '@keyward/domain/activity';
-import { type FeedEntry, isShown } from './activity-feed';
+import { type FeedEntry, hasAlert, isShown } from './activity-feed';
 
 // The rows of the virtual list of a day's feed, in order: a heading per child (family feed only),
 // the items, and a 'Delete previous N items' row after every 100 items.
@@ -50,7 +50,7 @@ function suspensionPositions(entries: readonly FeedEntry[]): Map<FeedEntry, Susp
 
 export function buildFeedRows(
   entries: readonly FeedEntry[],
-  { showsChildNames = false, chunk = ACTIVITY_DELETE_CHUNK } = {},
+  { showsChildNames = false, chunk = ACTIVITY_DELETE_CHUNK, isAlertsFirst = false } = {},
 ): FeedRow[] {
   const shown = entries.filter(isShown);
   const byChild = new Map<number, FeedEntry[]>();
@@ -66,8 +66,12 @@ export function buildFeedRows(
   for (const [feedIndex, childEntries] of byChild) {
     const childName = childEntries[0]?.childName ?? '';
     if (showsChildNames) rows.push({ type: 'child', key: `child:${feedIndex}`, childName });
+    // issue 24: items moved to the top (alerts, flagged) are out of time order: no band for them
+    const inTimeOrder = isAlertsFirst
+      ? childEntries.filter((entry) => !hasAlert(entry.item) && !entry.item.flagged)
+      : childEntries;
     const positions = childEntries[0]?.showsSuspension
-      ? suspensionPositions(childEntries)
+      ? suspensionPositions(inTimeOrder)
       : new Map<FeedEntry, SuspensionPosition>();
     for (const entry of childEntries) {
       rows.push({

@@ -69,7 +69,13 @@ describe('summary rows', () => {
       numTotal: 3,
       isCompleted: true,
       numFlagged: 1,
+      numAlerts: 0,
     });
+    // issue 24: alerts are counted when the server sends them
+    expect(
+      toDaySummaryRow({ date, numApproved: 0, numFlagged: 2, numTotal: 3, numAlerts: 1 }, NOW)
+        .numAlerts,
+    ).toBe(1);
     expect(
       toDaySummaryRow({ date, numApproved: 2, numFlagged: 0, numTotal: 3 }, NOW).isCompleted,
     ).toBe(false);

@@ -8,6 +8,8 @@ export type DaySummaryRow = {
   numTotal: number;
   isCompleted: boolean;
   numFlagged: number;
+  /** Issue 24: typed lines with an alert. */
+  numAlerts: number;
 };
 
 /** 0-100, rounded down so a day never looks complete before it is. */
@@ -32,6 +34,7 @@ export function toDaySummaryRow(day: DaySummary, now: Date): DaySummaryRow {
     numTotal: day.numTotal,
     isCompleted,
     numFlagged: day.numFlagged,
+    numAlerts: day.numAlerts ?? 0,
   };
 }
 

@@ -9,6 +9,7 @@ import { PlusIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ActivityInsights } from '../activity/ActivityInsights';
 import { toUrlDate } from '../activity/activity-dates';
 import { useChildActivitySummaries } from '../activity/api';
 import { useFamilyDevices } from '../devices/api';
@@ -78,6 +79,7 @@ export function ChildOverview({
         <TodayCard childId={child.id} now={now} />
         <KeychainsInForceCard child={child} now={now} />
       </div>
+      <ActivityInsights childId={child.id} childName={child.name} />
     </div>
   );
 }

@@ -22,6 +22,7 @@ import {
   ComputersSection,
   DowntimeSection,
   MonitoringSection,
+  AlertsSection,
   NameSection,
 } from './ChildSections';
 import {
@@ -213,6 +214,7 @@ function ChildEditor({
             onDeleteConnection={setConnectionToDelete}
           />
           <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
+          <AlertsSection state={state} errors={errors} dispatch={dispatch} />
           <DowntimeSection state={state} dispatch={dispatch} />
           <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
           <ChildKeychainsSection

@@ -1,7 +1,13 @@
 import type { UserDevice } from '@keyward/contract/shared';
 import { SCREENSHOTS_RESOLUTION_HINT } from '@keyward/domain/child-settings';
 import { PlusIcon, TrashIcon } from '@heroicons/react/24/outline';
-import type { Dispatch, FormEvent, ReactNode } from 'react';
+import {
+  alertCategoryHint,
+  alertCategoryLabel,
+  BUILT_IN_ALERT_CATEGORIES,
+  CUSTOM_ALERT_CATEGORY,
+} from '@keyward/domain/alert-categories';
+import { type Dispatch, type FormEvent, type ReactNode, useId } from 'react';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
@@ -149,6 +155,53 @@ export function MonitoringSection({ state, errors, dispatch }: SectionProps) {
           isOn={draft.showSuspensionActivity}
           onChange={() => dispatch({ type: 'showSuspensionActivityToggled' })}
         />
+      </div>
+    </Section>
+  );
+}
+
+/** Issue 24: what typed text alerts the parent about (docs/activity-alerts.md). */
+export function AlertsSection({ state, errors, dispatch }: SectionProps) {
+  const { draft } = state;
+  const wordsId = useId();
+  const hintId = useId();
+  return (
+    <Section
+      title="Alerts"
+      description={
+        draft.keyloggingEnabled
+          ? 'Typed text that matches is flagged, shown first in the review, and sent to your Alerts notifications.'
+          : 'Alerts look at what your child types, so they work while keystroke logging is on.'
+      }
+    >
+      <div className="space-y-5">
+        {BUILT_IN_ALERT_CATEGORIES.map((category) => (
+          <Toggle
+            key={category}
+            label={alertCategoryLabel(category)}
+            description={alertCategoryHint(category)}
+            isOn={draft.alertCategories.includes(category)}
+            onChange={() => dispatch({ type: 'alertCategoryToggled', category })}
+          />
+        ))}
+        <div>
+          <label htmlFor={wordsId} className="block text-sm font-medium text-slate-900">
+            {alertCategoryLabel(CUSTOM_ALERT_CATEGORY)}
+          </label>
+          <p id={hintId} className="text-sm text-slate-500">
+            {alertCategoryHint(CUSTOM_ALERT_CATEGORY)} Letter case and accents do not matter.
+          </p>
+          <textarea
+            id={wordsId}
+            rows={3}
+            value={draft.alertWords}
+            aria-describedby={hintId}
+            aria-invalid={errors.alertWords !== undefined}
+            onChange={(event) => dispatch({ type: 'alertWordsChanged', text: event.target.value })}
+            className="mt-2 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-violet-500 focus:ring-2 focus:ring-violet-500/30 focus:outline-none"
+          />
+          {errors.alertWords && <p className="mt-1 text-sm text-red-700">{errors.alertWords}</p>}
+        </div>
       </div>
     </Section>
   );

@@ -95,6 +95,9 @@ describe('loading', () => {
       showSuspensionActivity: false,
       blockedApps: [{ id: APP_ID, identifier: 'com.valvesoftware.steam' }],
       keychains: [{ id: KEYCHAIN_ID, schedule: weekdaysOnly }, { id: OTHER_KEYCHAIN_ID }],
+      // a server without alert settings: self-harm, as new children get
+      alertCategories: ['selfHarm'],
+      alertWords: '',
     });
     expect(hasChanges(state)).toBe(false);
     expect(canSave(state)).toBe(false);
@@ -528,4 +531,38 @@ test('a new child is sent with the spec defaults', () => {
     blockedApps: [],
   });
   expect(SaveUserInput.safeParse(body).success).toBe(true);
+});
+
+describe('alerts (issue 24)', () => {
+  test('categories toggle in the list order; words are one per line; only changes are sent', () => {
+    const state = loaded(
+      { alertCategories: ['selfHarm'], alertWords: ['Jordan'] },
+      { type: 'alertCategoryToggled', category: 'drugs' },
+      { type: 'alertCategoryToggled', category: 'bullying' },
+      { type: 'alertCategoryToggled', category: 'selfHarm' },
+    );
+    expect(state.draft.alertCategories).toEqual(['bullying', 'drugs']);
+    expect(canSave(state)).toBe(true);
+    const body = toSaveChildInput(state);
+    expect(body.alertCategories).toEqual(['bullying', 'drugs']);
+    expect('alertWords' in body).toBe(false);
+    expect(SaveUserInput.safeParse(body).success).toBe(true);
+
+    const words = childEditorReducer(state, {
+      type: 'alertWordsChanged',
+      text: 'Jordan\n  secret club \n\njordan',
+    });
+    expect(toSaveChildInput(words).alertWords).toEqual(['Jordan', 'secret club']);
+  });
+
+  test('an unchanged child sends no alert fields', () => {
+    const body = toSaveChildInput(loaded({}, { type: 'nameChanged', name: 'Em' }));
+    expect('alertCategories' in body || 'alertWords' in body).toBe(false);
+  });
+
+  test('a word over 100 characters is an error and blocks Save', () => {
+    const state = loaded({}, { type: 'alertWordsChanged', text: 'x'.repeat(101) });
+    expect(draftErrors(state.draft).alertWords).toMatch(/100 characters/);
+    expect(canSave(state)).toBe(false);
+  });
 });

@@ -10,6 +10,12 @@ import {
 } from '@keyward/domain/schedule';
 import { LIMITS } from '@keyward/contract/constants';
 import {
+  BUILT_IN_ALERT_CATEGORIES,
+  cleanCustomAlertWords,
+  customAlertWordsProblem,
+  DEFAULT_ALERT_CATEGORIES,
+} from '@keyward/domain/alert-categories';
+import {
   blockedAppAdditionProblem,
   duplicateBlockedAppProblem,
   MAX_SCREENSHOTS_RESOLUTION,
@@ -66,6 +72,10 @@ export type ChildDraft = {
   blockedApps: BlockedAppDraft[];
   /** Edited by the Keychains section (features/keychains/ChildKeychainsSection). */
   keychains: KeychainAssignment[];
+  /** Issue 24: built-in alert categories turned on, in the list's order. */
+  alertCategories: string[];
+  /** Issue 24: the parent's own words and phrases, one per line as typed. */
+  alertWords: string;
 };
 
 export type ChildEditorState = {
@@ -100,6 +110,8 @@ export type ChildEditorEvent =
   | { type: 'blockedAppScheduleDayToggled'; id: string; day: Weekday }
   | { type: 'blockedAppScheduleWindowChanged'; id: string; window: PlainTimeWindow }
   | { type: 'keychainsChanged'; keychains: KeychainAssignment[] }
+  | { type: 'alertCategoryToggled'; category: string }
+  | { type: 'alertWordsChanged'; text: string }
   /** Cancel: back to the child as last loaded or saved. */
   | { type: 'editsDiscarded' }
   | { type: 'saveStarted' }
@@ -118,6 +130,8 @@ function draftOf(child: User): ChildDraft {
       schedule ? { id, identifier, schedule } : { id, identifier },
     ),
     keychains: child.keychains.map(({ id, schedule }) => (schedule ? { id, schedule } : { id })),
+    alertCategories: child.alertCategories ?? [...DEFAULT_ALERT_CATEGORIES],
+    alertWords: (child.alertWords ?? []).join('\n'),
   };
   if (child.downtime) draft.downtime = child.downtime;
   return draft;
@@ -132,7 +146,14 @@ const emptyDraft: ChildDraft = {
   showSuspensionActivity: false,
   blockedApps: [],
   keychains: [],
+  alertCategories: [...DEFAULT_ALERT_CATEGORIES],
+  alertWords: '',
 };
+
+/** The own alert words of the draft as they are saved: one per line, trimmed, each once. */
+export function draftAlertWords(draft: ChildDraft): string[] {
+  return cleanCustomAlertWords(draft.alertWords.split('\n'));
+}
 
 export function initialChildEditorState(childId: string): ChildEditorState {
   return {
@@ -165,6 +186,7 @@ export type ChildDraftErrors = {
   blockedAppSchedules: Record<string, string>;
   /** By keychain id. */
   keychainSchedules: Record<string, string>;
+  alertWords?: string;
 };
 
 export function draftErrors(draft: ChildDraft): ChildDraftErrors {
@@ -193,6 +215,8 @@ export function draftErrors(draft: ChildDraft): ChildDraftErrors {
     const error = keychain.schedule && validateScheduleWindow(keychain.schedule.window);
     if (error) errors.keychainSchedules[keychain.id] = error;
   }
+  const alertWordsProblem = customAlertWordsProblem(draftAlertWords(draft));
+  if (alertWordsProblem) errors.alertWords = alertWordsProblem;
   return errors;
 }
 
@@ -202,6 +226,7 @@ function hasErrors(errors: ChildDraftErrors): boolean {
     errors.screenshotsResolution !== undefined ||
     errors.screenshotsFrequency !== undefined ||
     errors.blockedApps !== undefined ||
+    errors.alertWords !== undefined ||
     Object.keys(errors.blockedAppSchedules).length > 0 ||
     Object.keys(errors.keychainSchedules).length > 0
   );
@@ -249,6 +274,12 @@ export function toSaveChildInput(state: ChildEditorState): SaveChildInput {
     blockedApps: draft.blockedApps,
   };
   if (draft.downtime) input.downtime = draft.downtime;
+  // issue 24: sent only when changed (absent = unchanged), so the body is otherwise as before
+  if (!sameJson(draft.alertCategories, saved.alertCategories)) {
+    input.alertCategories = draft.alertCategories;
+  }
+  const alertWords = draftAlertWords(draft);
+  if (!sameJson(alertWords, draftAlertWords(saved))) input.alertWords = alertWords;
   return input;
 }
 
@@ -352,6 +383,16 @@ export function childEditorReducer(
       }));
     case 'keychainsChanged':
       return edit(state, { keychains: event.keychains });
+    case 'alertCategoryToggled': {
+      const isOn = draft.alertCategories.includes(event.category);
+      return edit(state, {
+        alertCategories: BUILT_IN_ALERT_CATEGORIES.filter((category) =>
+          category === event.category ? !isOn : draft.alertCategories.includes(category),
+        ),
+      });
+    }
+    case 'alertWordsChanged':
+      return edit(state, { alertWords: event.text });
     case 'editsDiscarded':
       if (state.isSaving) return state;
       return {

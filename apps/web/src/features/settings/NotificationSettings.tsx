@@ -24,6 +24,7 @@ import { errorMessage, toPqlError } from '../../lib/errors';
 import { useDeleteNotification, useDeleteNotificationMethod, useSaveNotification } from './api';
 import { methodTarget, METHOD_TYPE_LABELS, methodLabel } from './method-display';
 import { NewNotificationMethodDrawer } from './NewNotificationMethodDrawer';
+import { ThisDeviceSection } from './ThisDeviceSection';
 import {
   type NotificationCardsEvent,
   type NotificationDraft,
@@ -201,6 +202,7 @@ function NotificationMethodsSection({
           })}
         </ul>
       )}
+      <ThisDeviceSection hasAdminChild={admin.hasAdminChild} />
       <DeleteModal
         isOpen={toDelete !== null}
         type="notification method"

@@ -10,6 +10,7 @@ import { ParentsSection } from './ParentsSection';
 import { PlanCard } from './PlanCard';
 import { SignInSecuritySection } from './SignInSecuritySection';
 import { DataExportSection } from './DataExportSection';
+import { WeeklyReportSection } from './WeeklyReportSection';
 
 export default function SettingsPage() {
   const admin = useAdmin();
@@ -63,6 +64,7 @@ export default function SettingsPage() {
         </p>
       </Card>
       <NotificationSettings admin={admin.data} />
+      <WeeklyReportSection canChange={role === 'owner'} />
       <SignInSecuritySection email={admin.data.email} />
       <DataExportSection canExport={role === 'owner'} />
     </>

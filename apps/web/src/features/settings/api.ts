@@ -41,3 +41,26 @@ export const useInviteParent = () =>
 
 export const useRemoveParent = () =>
   useDashboardMutation('RemoveParent', { invalidates: ['GetParents'] });
+
+// Issue 23: "This device", push notifications in this browser.
+export const usePushSubscriptions = () => useDashboardQuery('GetPushSubscriptions', undefined);
+
+export const useSavePushSubscription = () =>
+  useDashboardMutation('SavePushSubscription', {
+    invalidates: ['GetPushSubscriptions', 'DashboardWidgets'],
+  });
+
+export const useDeletePushSubscription = () =>
+  useDashboardMutation('DeletePushSubscription', {
+    toast: { verb: 'delete', entity: 'notification method' },
+    invalidates: ['GetPushSubscriptions', 'DashboardWidgets'],
+  });
+
+// Issue 23: the weekly report email (the owner's switch).
+export const useWeeklyReport = () => useDashboardQuery('GetWeeklyReport', undefined);
+
+export const useSaveWeeklyReport = () =>
+  useDashboardMutation('SaveWeeklyReport', {
+    toast: { verb: 'save', entity: 'weekly report' },
+    invalidates: ['GetWeeklyReport'],
+  });

@@ -27,13 +27,17 @@ function run(...events: NotificationCardsEvent[]): NotificationCardsState {
 
 describe('triggers', () => {
   test.each<[boolean, string | undefined, string[]]>([
-    [false, undefined, ['Suspension requests', 'Unlock requests']],
-    [true, undefined, ['Suspension requests', 'Unlock requests', 'Admin-child security events']],
+    [false, undefined, ['Suspension requests', 'Unlock requests', 'Alerts']],
+    [
+      true,
+      undefined,
+      ['Suspension requests', 'Unlock requests', 'Alerts', 'Admin-child security events'],
+    ],
     // a rule already on the admin-child trigger keeps its option
     [
       false,
       'adminChildSecurityEvent',
-      ['Suspension requests', 'Unlock requests', 'Admin-child security events'],
+      ['Suspension requests', 'Unlock requests', 'Alerts', 'Admin-child security events'],
     ],
   ])('hasAdminChild %s, current %s → %j', (hasAdminChild, current, labels) => {
     expect(

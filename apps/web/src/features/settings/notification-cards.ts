@@ -10,6 +10,7 @@ export const TRIGGER_LABELS: Record<AdminNotificationTrigger, string> = {
   suspendFilterRequestSubmitted: 'Suspension requests',
   unlockRequestSubmitted: 'Unlock requests',
   adminChildSecurityEvent: 'Admin-child security events',
+  activityAlert: 'Alerts',
 };
 
 /** The triggers a parent may choose; the admin-child one only with an admin child. */
@@ -20,6 +21,8 @@ export function triggerOptions(
   const options: AdminNotificationTrigger[] = [
     'suspendFilterRequestSubmitted',
     'unlockRequestSubmitted',
+    // issue 24: typed text that matched a child's alerts
+    'activityAlert',
   ];
   if (hasAdminChild || current === 'adminChildSecurityEvent')
     options.push('adminChildSecurityEvent');

@@ -327,7 +327,7 @@ describe('notifications', () => {
       within(trigger)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Suspension requests', 'Unlock requests', 'Admin-child security events']);
+    ).toEqual(['Suspension requests', 'Unlock requests', 'Alerts', 'Admin-child security events']);
     await user.selectOptions(trigger, 'adminChildSecurityEvent');
     await user.click(within(card).getByRole('button', { name: 'Save' }));
     expect(
@@ -388,7 +388,7 @@ describe('notifications', () => {
       within(within(card).getByLabelText('Notify me about'))
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Suspension requests', 'Unlock requests']);
+    ).toEqual(['Suspension requests', 'Unlock requests', 'Alerts']);
     await user.click(within(card).getByRole('button', { name: 'Cancel' }));
     expect(within(card).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
   });

@@ -1,8 +1,12 @@
 import { isMethodDeletable } from '@keyward/domain/notifications';
 import { mine } from '../../../accounts/people.ts';
 import { fromDbJson } from '../../../db/values.ts';
-import { type StoredMethodConfig, toWireConfig } from '../../../notifications/method-config.ts';
-import { badRequest } from '../../../pairql/errors.ts';
+import {
+  isPushConfig,
+  type StoredMethodConfig,
+  toWireConfig,
+} from '../../../notifications/method-config.ts';
+import { badRequest, notFound } from '../../../pairql/errors.ts';
 import { ownedNotificationMethod, ownedParent } from '../../ownership.ts';
 import { deleteEntityHandler } from './handler.ts';
 
@@ -22,7 +26,10 @@ export default deleteEntityHandler(async (id, ctx) => {
     .where('parent_id', '=', ctx.parentId)
     .where('method_id', '=', method.id)
     .execute();
-  const config = toWireConfig(fromDbJson<StoredMethodConfig>(method.config), ctx.services.tokens);
+  const stored = fromDbJson<StoredMethodConfig>(method.config);
+  // issue 23: "This device" is removed with DeletePushSubscription, never seen as a verified method
+  if (isPushConfig(stored)) throw notFound('NotificationMethod');
+  const config = toWireConfig(stored, ctx.services.tokens);
   if (!isMethodDeletable({ id: method.id, config }, rules, parent.email)) {
     throw rules.length > 0
       ? badRequest(
