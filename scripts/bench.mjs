@@ -13,6 +13,8 @@
 //   npm run bench -- --activity        activity review on a 5,000-item day (bench-activity.mjs)
 //   npm run bench -- --browser-rules   the browser filter's rule compiler on 1,000 keys
 //                                      (bench-browser-rules.mjs; median of 20, target <= 100 ms)
+//   npm run bench -- --push            a child's suspension request → the push at a local push
+//                                      service, 20 times (bench-push.mjs)
 //   npm run bench -- --alerts          alert matching: a batch of 100 typed lines against 5,000
 //                                      words and phrases (bench-alerts.ts; --runs N)
 //   npm run bench -- --phone           /login and the signed-in home on a phone profile: time to
@@ -60,6 +62,10 @@ if (args.has('--activity')) {
   // A separate benchmark: feed and summaries timings on a heavy day (bench-activity.mjs)
   await import('./bench-activity.mjs');
   process.exit(process.exitCode ?? 0);
+}
+if (args.has('--push')) {
+  await import('./bench-push.mjs');
+  process.exit(0);
 }
 if (args.has('--alerts')) {
   // A separate benchmark, no server: the alert matcher of packages/domain (bench-alerts.ts)
