@@ -43,6 +43,8 @@ export interface Config {
   webDist: string;
   /** issue 22: the unpacked Keyward for Chrome build served as /downloads/keyward-chrome.zip */
   browserFilterDist: string;
+  /** issue 22: PEM of the key its CRX is signed with; unset → generated into DATA_DIR */
+  browserFilterSigningKey: string | undefined;
   operatorEmail: string | undefined;
   appName: string;
   mailFrom: string;
@@ -494,6 +496,8 @@ export function loadConfig(env: Env = process.env): Config {
       optional(env, 'BROWSER_FILTER_DIST') ??
         path.join(repoRoot, 'apps/browser-filter/dist/unpacked'),
     ),
+    // a PEM in one line of an env file may carry its line breaks as \n
+    browserFilterSigningKey: optional(env, 'BROWSER_FILTER_SIGNING_KEY')?.replace(/\\n/g, '\n'),
     operatorEmail: parseEmail('OPERATOR_EMAIL', optional(env, 'OPERATOR_EMAIL')),
     appName,
     mailFrom:

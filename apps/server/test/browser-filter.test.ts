@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import { BrowserChannelMessage, BrowserCheckInOutput } from '@keyward/contract/browser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -5,6 +6,7 @@ import WebSocket from 'ws';
 import { MINUTE } from '../src/db/values.ts';
 import { isUninstallKey } from '../src/devices/browsers.ts';
 import { zipExtension } from '../src/http/browser-filter.ts';
+import { crxIdOf, extensionIdOf } from '../src/services/crx.ts';
 import {
   AFTER_SCHOOL,
   addChild,
@@ -422,3 +424,111 @@ describe('the push channel', () => {
     expect(await other.closed).toBe(4999);
   });
 });
+
+describe('the signed extension for an install by policy', () => {
+  test('the CRX is Chrome’s format, signed with the server’s key; the update manifest names it', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'keyward-ext-'));
+    const policyServer = await createTestServer({ env: { BROWSER_FILTER_DIST: folder } });
+    try {
+      writeFileSync(path.join(folder, 'manifest.json'), '{"manifest_version":3,"version":"1.2.3"}');
+      writeFileSync(path.join(folder, 'config.json'), '{"serverUrl":null}');
+      const crx = await policyServer.app.inject({
+        method: 'GET',
+        url: '/downloads/keyward-chrome.crx',
+      });
+      expect(crx.statusCode).toBe(200);
+      expect(crx.headers['content-type']).toBe('application/x-chrome-extension');
+      const bytes = crx.rawPayload;
+      expect(bytes.subarray(0, 4).toString()).toBe('Cr24');
+      expect(bytes.readUInt32LE(4)).toBe(3);
+      const headerLength = bytes.readUInt32LE(8);
+      const header = bytes.subarray(12, 12 + headerLength);
+      const zip = bytes.subarray(12 + headerLength);
+      // the zip is the download's, with this server's address
+      const entries = readZip(Buffer.from(zip));
+      expect(JSON.parse(String(entries.get('config.json')))).toEqual({
+        serverUrl: policyServer.config.publicUrl,
+      });
+
+      // the header: field 2 {1: public key, 2: signature}, field 10000 {1: crx id}
+      const fields = protobufFields(header);
+      const proof = protobufFields(fields.get(2) as Buffer);
+      const signedHeaderData = fields.get(10000) as Buffer;
+      const publicKey = createPublicKey({
+        key: proof.get(1) as Buffer,
+        format: 'der',
+        type: 'spki',
+      });
+      const crxId = protobufFields(signedHeaderData).get(1) as Buffer;
+      expect(crxId).toEqual(crxIdOf(publicKey));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(signedHeaderData.length);
+      const signed = Buffer.concat([
+        Buffer.from('CRX3 SignedData\x00', 'binary'),
+        length,
+        signedHeaderData,
+        zip,
+      ]);
+      expect(verify('sha256', signed, publicKey, proof.get(2) as Buffer)).toBe(true);
+
+      const id = extensionIdOf(publicKey);
+      expect(id).toMatch(/^[a-p]{32}$/);
+      const updates = await policyServer.app.inject({
+        method: 'GET',
+        url: '/downloads/keyward-chrome-updates.xml',
+      });
+      expect(updates.statusCode).toBe(200);
+      expect(updates.body).toContain(`<app appid='${id}'>`);
+      expect(updates.body).toContain(
+        `codebase='${policyServer.config.publicUrl}/downloads/keyward-chrome.crx' version='1.2.3'`,
+      );
+      // the same key (and id) after a restart on the same data directory; the guide names it
+      const guide = await policyServer.app.inject({ method: 'GET', url: '/getting-started' });
+      expect(guide.body).toContain(
+        `${id};${policyServer.config.publicUrl}/downloads/keyward-chrome-updates.xml`,
+      );
+    } finally {
+      await policyServer.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('without a build, the downloads say how to build it', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'keyward-ext-'));
+    const bare = await createTestServer({ env: { BROWSER_FILTER_DIST: folder } });
+    try {
+      for (const url of ['/downloads/keyward-chrome.zip', '/downloads/keyward-chrome.crx']) {
+        const response = await bare.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body).toContain('npm run build');
+      }
+    } finally {
+      await bare.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The length-delimited fields of a protobuf message, by field number (the last one wins). */
+function protobufFields(message: Buffer): Map<number, Buffer> {
+  const fields = new Map<number, Buffer>();
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 1;
+    for (;;) {
+      const byte = message[at++] as number;
+      value += (byte & 0x7f) * shift;
+      if (byte < 0x80) return value;
+      shift *= 128;
+    }
+  };
+  while (at < message.length) {
+    const tag = varint();
+    expect(tag % 8).toBe(2);
+    const length = varint();
+    fields.set(Math.floor(tag / 8), message.subarray(at, at + length));
+    at += length;
+  }
+  return fields;
+}

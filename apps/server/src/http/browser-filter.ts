@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type BrowserChannelMessage, BrowserChannelFrame } from '@keyward/contract/browser';
 import type { ServerMessage } from '@keyward/contract/device';
 import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import websocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ZipFile } from 'yazl';
 import type { Config } from '../config.ts';
@@ -21,6 +22,12 @@ import { touchPresence } from '../devices/presence.ts';
 import type { RequestContext, Services } from '../pairql/context.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
+import {
+  browserFilterSigningKey,
+  extensionIdOf,
+  packCrx3,
+  updateManifest,
+} from '../services/crx.ts';
 import { isUuid } from '../services/tokens.ts';
 
 // Issue 22: Keyward for Chrome's HTTP side (its operations are PairQL, operations/browser/):
@@ -31,6 +38,8 @@ import { isUuid } from '../services/tokens.ts';
 
 export const BROWSER_CHANNEL_PATH = '/browser-filter/channel';
 export const BROWSER_DOWNLOAD_PATH = '/downloads/keyward-chrome.zip';
+export const BROWSER_CRX_PATH = '/downloads/keyward-chrome.crx';
+export const BROWSER_UPDATES_PATH = '/downloads/keyward-chrome-updates.xml';
 export const CLOSE_TOKEN_NOT_FOUND = 4999;
 export const CLOSE_REPLACED = 4000;
 export const CLOSE_IDLE = 4001;
@@ -271,17 +280,24 @@ export async function registerBrowserFilter(app: FastifyInstance, deps: BrowserF
   );
 
   // The extension as a zip, with this server's public address in its config.json, so the setup
-  // page only asks for the connection code. Built by `npm run build` (apps/browser-filter).
-  app.get(BROWSER_DOWNLOAD_PATH, async (_request, reply) => {
+  // page only asks for the connection code; and the same, signed, as a CRX with its update
+  // manifest, for an install by policy (ExtensionInstallForcelist). Built by `npm run build`.
+  const built = async (reply: FastifyReply) => {
     const folder = deps.config.browserFilterDist;
     if (!existsSync(path.join(folder, 'manifest.json'))) {
-      return reply
+      await reply
         .code(404)
         .type('text/plain; charset=utf-8')
         .send(
           'The browser filter is not built on this server yet: run `npm run build`, then try again.',
         );
+      return undefined;
     }
+    return folder;
+  };
+  app.get(BROWSER_DOWNLOAD_PATH, async (_request, reply) => {
+    const folder = await built(reply);
+    if (!folder) return reply;
     const zip = await zipExtension(folder, { serverUrl: deps.config.publicUrl });
     return reply
       .code(200)
@@ -289,6 +305,35 @@ export async function registerBrowserFilter(app: FastifyInstance, deps: BrowserF
       .header('content-disposition', 'attachment; filename="keyward-chrome.zip"')
       .type('application/zip')
       .send(zip);
+  });
+  app.get(BROWSER_CRX_PATH, async (_request, reply) => {
+    const folder = await built(reply);
+    if (!folder) return reply;
+    const zip = await zipExtension(folder, { serverUrl: deps.config.publicUrl });
+    return reply
+      .code(200)
+      .header('cache-control', 'no-cache')
+      .type('application/x-chrome-extension')
+      .send(packCrx3(zip, browserFilterSigningKey(deps.config)));
+  });
+  app.get(BROWSER_UPDATES_PATH, async (_request, reply) => {
+    const folder = await built(reply);
+    if (!folder) return reply;
+    const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8')) as {
+      version: string;
+    };
+    const key = createPublicKey(browserFilterSigningKey(deps.config));
+    return reply
+      .code(200)
+      .header('cache-control', 'no-cache')
+      .type('application/xml; charset=utf-8')
+      .send(
+        updateManifest(
+          extensionIdOf(key),
+          manifest.version,
+          new URL(BROWSER_CRX_PATH, deps.config.publicUrl).toString(),
+        ),
+      );
   });
 }
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { createPublicKey } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { browserFilterSigningKey, extensionIdOf } from '../services/crx.ts';
 
 // Documentation and support links (issue 9): the dashboard and the emails link to the server's own
 // /help/{link} addresses, which send the browser on to DOCS_URL / SUPPORT_URL, or — when those are
@@ -55,9 +57,18 @@ function escapeHtml(value: string): string {
 }
 
 export function gettingStartedPage(
-  config: Pick<Config, 'appName' | 'supportEmail' | 'supportUrl' | 'dashboardUrls' | 'publicUrl'>,
+  config: Pick<
+    Config,
+    'appName' | 'supportEmail' | 'supportUrl' | 'dashboardUrls' | 'publicUrl'
+  > & {
+    /** Keyward for Chrome's id, as signed by this server (services/crx.ts) */
+    chromeExtensionId: string;
+  },
 ): string {
   const server = escapeHtml(config.publicUrl);
+  const forcelist = escapeHtml(
+    `${config.chromeExtensionId};${config.publicUrl}/downloads/keyward-chrome-updates.xml`,
+  );
   const app = escapeHtml(config.appName);
   const dashboard = escapeHtml(config.dashboardUrls[0] ?? '');
   const supportAddress = escapeHtml(
@@ -115,7 +126,7 @@ export function gettingStartedPage(
     <p>So that your child cannot remove it or get around it, install it by policy instead of by hand:</p>
     <ul>
       <li><strong>Chromebook:</strong> with Family Link, turn off the child's access to <em>chrome://extensions</em> and guest browsing; in Google Admin (school or business accounts), force-install the extension for the child's organisational unit and set <em>Incognito mode</em> to <em>Disallow</em>.</li>
-      <li><strong>Windows, Linux, macOS:</strong> set Chrome's policies <code>ExtensionInstallForcelist</code> (the extension), <code>IncognitoModeAvailability</code> = 1 (incognito off), <code>BrowserGuestModeEnabled</code> = false, <code>BrowserAddPersonEnabled</code> = false and <code>DeveloperToolsAvailability</code> = 2, in the registry under <code>HKLM\\Software\\Policies\\Google\\Chrome</code>, in <code>/etc/opt/chrome/policies/managed/</code> (Chromium: <code>/etc/chromium/policies/managed/</code>), or in a configuration profile for <code>com.google.Chrome</code>. Block other browsers, or filter them too.</li>
+      <li><strong>Windows, Linux, macOS:</strong> set Chrome's policies <code>ExtensionInstallForcelist</code> to <code>${forcelist}</code> (this server signs the extension and serves its updates), <code>IncognitoModeAvailability</code> = 1 (incognito off), <code>BrowserGuestModeEnabled</code> = false, <code>BrowserAddPersonEnabled</code> = false and <code>DeveloperToolsAvailability</code> = 2, in the registry under <code>HKLM\\Software\\Policies\\Google\\Chrome</code>, in <code>/etc/opt/chrome/policies/managed/</code> (Chromium: <code>/etc/chromium/policies/managed/</code>), or in a configuration profile for <code>com.google.Chrome</code>. Block other browsers, or filter them too. On Windows and macOS, Chrome takes an extension from outside the Chrome Web Store by policy only on a managed computer (joined to a domain, enrolled in Chrome's cloud management, or with a device-management profile); Linux has no such condition.</li>
     </ul>
     <p>If the extension is removed anyway, or cannot filter incognito windows, you get a security event and a notification.</p>
     <a class="button" href="${server}/downloads/keyward-chrome.zip">Download ${app} for Chrome</a>
@@ -149,10 +160,15 @@ export function gettingStartedPage(
 }
 
 export async function registerHelpPages(app: FastifyInstance, config: Config): Promise<void> {
-  const page = gettingStartedPage(config);
-  app.get('/getting-started', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page),
-  );
+  // made at the first visit: the extension's id needs the CRX signing key (generated once)
+  let page: string | undefined;
+  app.get('/getting-started', async (_request, reply) => {
+    page ??= gettingStartedPage({
+      ...config,
+      chromeExtensionId: extensionIdOf(createPublicKey(browserFilterSigningKey(config))),
+    });
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+  });
   app.get<{ Params: { link: string } }>('/help/:link', async (request, reply) => {
     const link = request.params.link as HelpLink;
     if (!HELP_LINKS.includes(link)) {
