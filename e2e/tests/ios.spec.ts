@@ -47,12 +47,13 @@ test('an iPad: connect, web policy and domains, a custom rule, a granted suspens
   const childName = `Ivy ${Date.now().toString(36)}`;
   await addChildInBrowser(page, childName);
 
-  // The connection code dialog says the code also works in the iOS app; the iPad connects with it.
+  // The connection code dialog has the iPhone or iPad's own steps; the iPad connects with the code.
   await page.getByRole('button', { name: 'Get connection code' }).click();
   const code = await readConnectionCode(page);
   const dialog = connectionDialog(page);
+  await dialog.getByRole('radio', { name: 'iPhone or iPad' }).check();
   await expect(dialog).toContainText(
-    `The code also works in the Keyward iOS app on ${childName}'s iPhone or iPad.`,
+    `Open the Keyward app on ${childName}'s iPhone or iPad and enter this connection code:`,
   );
   const connected = await device.ok(['ios', 'connect', code]);
   expect(connected).toContain(`is now ${childName}'s iPad.`);

@@ -61,7 +61,7 @@ describe('dashboard, situation 1: the first child has no computer', () => {
       '/help/mac-app',
     );
     await user.click(screen.getByRole('button', { name: 'Get connection code' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Connect a computer' });
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
     expect(await within(dialog).findByText('654321')).toBeInTheDocument();
   }, 15_000);
 });

@@ -324,7 +324,7 @@ describe('connection code dialog', () => {
       renderApp('/children');
       const card = await screen.findByRole('article', { name: 'Lily' });
       await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Connect a computer' });
+      const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
       expect(await within(dialog).findByText('123456')).toBeInTheDocument();
 
       await act(() => vi.advanceTimersByTimeAsync(2000));
