@@ -99,6 +99,7 @@ export function gettingStartedPage(
   .n { display: inline-flex; width: 32px; height: 32px; border-radius: 999px; align-items: center; justify-content: center; color: #fff; font-weight: 700; background: linear-gradient(135deg, #7c3aed, #c026d3); flex-shrink: 0; }
   p, li { color: #334155; }
   a { color: #6d28d9; font-weight: 600; }
+  code { overflow-wrap: anywhere; }
   a:focus-visible { outline: 2px solid #8b5cf6; outline-offset: 2px; }
   .button { display: inline-block; background: #6d28d9; color: #fff; text-decoration: none; padding: 10px 18px; border-radius: 10px; margin-top: 8px; }
   footer { text-align: center; color: #64748b; font-size: .875rem; padding: 0 20px 32px; }
