@@ -76,12 +76,12 @@ export function packCrx3(zip: Buffer, privateKey: KeyObject): Buffer {
 
 /** The update manifest Chrome reads at the policy's update URL. */
 export function updateManifest(extensionId: string, version: string, crxUrl: string): string {
-  const escape = (text: string) =>
+  const attribute = (text: string) =>
     text.replace(/&/g, '&amp;').replace(/'/g, '&apos;').replace(/</g, '&lt;');
   return `<?xml version='1.0' encoding='UTF-8'?>
 <gupdate xmlns='http://www.google.com/update2/response' protocol='2.0'>
-  <app appid='${escape(extensionId)}'>
-    <updatecheck codebase='${escape(crxUrl)}' version='${escape(version)}' />
+  <app appid='${attribute(extensionId)}'>
+    <updatecheck codebase='${attribute(crxUrl)}' version='${attribute(version)}' />
   </app>
 </gupdate>
 `;
