@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start` and `npm run demo`: build the dashboard only when what it is built from changed
-// (issue 20: the build took ~50 s on every start). The build's inputs — apps/web's sources and
+// (issue 20: the build took ~50 s on every start), and Keyward for Chrome (issue 22; the server
+// serves it as /downloads/keyward-chrome.zip) likewise. The build's inputs — apps/web's sources and
 // build config, the contract and domain packages it bundles, and the lockfile — are hashed; the
 // hash is stored beside the build (apps/web/dist/.source-hash) and compared on the next start.
 // `--force` builds anyway.
@@ -55,26 +56,52 @@ export function sourceHash(inputs = BUILD_INPUTS) {
   return hash.digest('hex');
 }
 
-export function isBuildCurrent(hash) {
-  if (!existsSync(path.join(dist, 'index.html')) || !existsSync(HASH_FILE)) return false;
-  return readFileSync(HASH_FILE, 'utf8').trim() === hash;
-}
+/** Keyward for Chrome's build inputs and where its hash is kept (its build takes a second or two). */
+const EXTENSION = {
+  name: 'Keyward for Chrome',
+  workspace: 'apps/browser-filter',
+  hashFile: path.join(root, 'apps/browser-filter/dist/.source-hash'),
+  output: path.join(root, 'apps/browser-filter/dist/unpacked/manifest.json'),
+  inputs: [
+    'apps/browser-filter/src',
+    'apps/browser-filter/static',
+    'apps/browser-filter/scripts',
+    'apps/browser-filter/package.json',
+    'packages/contract/src',
+    'packages/domain/src',
+    'package-lock.json',
+  ],
+};
 
-function main() {
-  const isForced = process.argv.includes('--force');
-  const hash = sourceHash();
-  if (!isForced && isBuildCurrent(hash)) {
-    console.log('Dashboard build is up to date (apps/web/dist); skipping the build.');
+/** Builds one workspace unless its stored hash says its inputs did not change; the exit status. */
+function buildIfChanged({ name, workspace, hashFile, output, inputs }, isForced) {
+  const hash = sourceHash(inputs);
+  const isCurrent =
+    existsSync(output) && existsSync(hashFile) && readFileSync(hashFile, 'utf8').trim() === hash;
+  if (!isForced && isCurrent) {
+    console.log(`${name} build is up to date (${workspace}/dist); skipping the build.`);
     return 0;
   }
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+  const build = spawnSync('npm', ['run', 'build', '-w', workspace], {
     cwd: root,
     stdio: 'inherit',
   });
   if (build.status !== 0) return build.status ?? 1;
   // the hash from before the build: a source saved during the build makes the next start build
-  writeFileSync(HASH_FILE, `${hash}\n`);
+  writeFileSync(hashFile, `${hash}\n`);
   return 0;
+}
+
+function main() {
+  const isForced = process.argv.includes('--force');
+  const dashboard = {
+    name: 'Dashboard',
+    workspace: 'apps/web',
+    hashFile: HASH_FILE,
+    output: path.join(dist, 'index.html'),
+    inputs: BUILD_INPUTS,
+  };
+  return buildIfChanged(dashboard, isForced) || buildIfChanged(EXTENSION, isForced);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
