@@ -202,6 +202,35 @@ describe('CheckIn', () => {
     expect(asMac.status).not.toBe(200);
   });
 
+  test('a browser checking in in a loop is refused with 429 past its budget (30 a minute)', async () => {
+    // budgets at their real size (the shared test server multiplies them by 100)
+    const real = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
+    try {
+      const parent = await real.signUpVerifiedParent();
+      const childId = await addChild(real, parent.adminId);
+      const code = await addConnectionCode(real, childId);
+      const connected = await real.call(
+        'ConnectBrowser',
+        { code, ...CONNECT },
+        { namespace: 'browser-filter' },
+      );
+      const call = () =>
+        real.call(
+          'CheckIn',
+          { extensionVersion: '1.0.0', browserVersion: '142.0.7444.59', incognitoAllowed: true },
+          { namespace: 'browser-filter', token: connected.body.token },
+        );
+      const answers = await Promise.all(Array.from({ length: 35 }, call));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(30);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+      real.clock.advance(61_000);
+      expect((await call()).status).toBe(200);
+    } finally {
+      await real.close();
+    }
+  });
+
   test('incognito not allowed is a security event, recorded once while nothing changes', async () => {
     const { parent, token, deviceId } = await connectedBrowser();
     await checkIn(token, false);

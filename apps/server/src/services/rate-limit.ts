@@ -176,6 +176,9 @@ export const RATE_LIMITS = {
    * Signed screenshot uploads (CreateSignedScreenshotUpload, ScreenshotUploadUrl): the fastest
    * setting is one every 10 s, so 30 a minute leaves room for catching up after a break.
    */
+  /** Keyward for Chrome's check-ins (issue 22): on each push, alarm and wake-up; a loop is refused. */
+  browserCheckInsPerDevice: { limit: 30, windowSeconds: 60 },
+  browserCheckInsPerChild: { limit: 60, windowSeconds: 60 },
   screenshotsPerDevice: { limit: 30, windowSeconds: 60 },
   screenshotsPerChild: { limit: 60, windowSeconds: 60 },
   /** Typed lines (CreateKeystrokeLines counts each line): two full 1,000-line batches a minute. */

@@ -3,6 +3,7 @@ import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import { fromDbBool, fromDbJson, toDbTime } from '../../db/values.ts';
 import { activeBrowserSuspension, browserKeychains } from '../../devices/browsers.ts';
 import { touchPresence } from '../../devices/presence.ts';
+import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { browserResolver } from '../../pairql/resolver.ts';
 import { recordBrowserSecurityEvent } from '../../devices/browser-security-events.ts';
 
@@ -14,6 +15,11 @@ import { recordBrowserSecurityEvent } from '../../devices/browser-security-event
 export const CHECK_IN_EVERY_SECONDS = 300;
 
 export default browserResolver('CheckIn', async (input, ctx) => {
+  // each check-in writes the browser's presence: an extension stuck in a loop is refused (429)
+  await takeDeviceWriteBudget(ctx, 'browserCheckIns', {
+    deviceId: ctx.computerUserId,
+    childId: ctx.childId,
+  });
   const now = ctx.clock.now();
   const child = await ctx.db
     .selectFrom('children')
