@@ -230,6 +230,13 @@ async function doCheckIn(): Promise<void> {
       return;
     }
     log('check-in failed, the last rules stay', error);
+    // try again in a minute (the server may be down, or have refused a burst with 429), then at
+    // the usual pace
+    const { checkIn: last } = await readLocal('checkIn');
+    chrome.alarms.create(ALARMS.checkIn, {
+      delayInMinutes: 1,
+      periodInMinutes: Math.max(0.5, (last?.checkInEverySeconds ?? 300) / 60),
+    });
     await applyRules();
   }
 }
