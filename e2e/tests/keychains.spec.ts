@@ -41,7 +41,7 @@ async function waitUntilNotAt2359(): Promise<void> {
 async function createKeychain(page: Page, name: string): Promise<void> {
   await page.getByRole('link', { name: 'Keychains', exact: true }).click();
   await expect(page).toHaveURL(/\/keychains$/);
-  await expect(page.getByText('No keychains')).toBeVisible();
+  await expect(page.getByText('No keychains', { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Create keychain' }).first().click();
   await expect(page).toHaveURL(/\/keychains\/new$/);
   await page.getByLabel('Name', { exact: true }).fill(name);
