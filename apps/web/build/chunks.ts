@@ -35,23 +35,34 @@ function staticClosure(graph: ModuleGraph, roots: readonly string[]): Set<string
   return seen;
 }
 
-/** The group name of a module, or null for rolldown's automatic chunking. */
+/**
+ * The group name of a module, or null for rolldown's automatic chunking. Once chunking has run,
+ * `firstScreen()` holds the modules a first load can run at once: the entry's static graph and the
+ * signed-in shell's (what index.html loads or preloads, build/first-screen-preload.ts).
+ */
 export function chunkGroupNamer(roots: ChunkRoots) {
   let groups: Map<string, string> | undefined;
-  return (id: string, graph: ModuleGraph): string | null => {
+  let firstScreen = new Set<string>();
+  const namer = (id: string, graph: ModuleGraph): string | null => {
     if (!groups) {
       groups = new Map();
       const entry = staticClosure(graph, [roots.entry]);
       const publicPages = staticClosure(graph, roots.publicPages);
-      for (const module of staticClosure(graph, roots.app)) {
+      const app = staticClosure(graph, roots.app);
+      for (const module of app) {
         if (!entry.has(module) && !publicPages.has(module)) {
           groups.set(module, 'app');
         }
       }
+      firstScreen = new Set([...entry, ...app]);
     }
     return groups.get(id) ?? null;
   };
+  return Object.assign(namer, { firstScreen: () => firstScreen });
 }
+
+/** V8's explicit compile hint (Chrome 136+): compile every function of the file while it downloads. */
+export const COMPILE_EAGERLY = '//# allFunctionsCalledOnLoad';
 
 /** The roots of this app, as absolute module ids under `webRoot` (apps/web). */
 export function keywardChunkRoots(webRoot: string): ChunkRoots {
@@ -106,6 +117,55 @@ export function iconImportsPerFile(): Plugin {
     transform(code, id) {
       if (!/\/src\/.*\.tsx?$/.test(id) || !code.includes('@heroicons/react/')) return null;
       return { code: deepIconImports(code), map: null };
+    },
+  };
+}
+
+type OutputItem =
+  | { type: 'asset'; source: string | Uint8Array }
+  | {
+      type: 'chunk';
+      code: string;
+      isEntry: boolean;
+      moduleIds: readonly string[];
+      map: { mappings: string } | null;
+    };
+
+/**
+ * The compile hint, first line of the chunks of a first load. V8 otherwise compiles a function on
+ * the main thread when it is first called, and on a phone's first load nearly every function of
+ * these chunks is called at once (React's renderer, the router, the layout); with the hint V8
+ * compiles them on a background thread as the bytes stream in. Chunks of pages fetched later keep
+ * lazy compilation. Added once the chunks are final (minified, import map in), where the comment
+ * must stay first; a source map, if any, moves one line down.
+ */
+export function compileHints(firstScreen: () => ReadonlySet<string>): Plugin {
+  const hinted = (chunk: { isEntry: boolean; moduleIds: readonly string[] }) =>
+    chunk.isEntry || chunk.moduleIds.some((id) => firstScreen().has(id));
+  return {
+    name: 'keyward-compile-hints',
+    apply: 'build',
+    enforce: 'post',
+    // the hint is part of the file: its name's hash must say so
+    augmentChunkHash(chunk) {
+      return hinted(chunk) ? COMPILE_EAGERLY : undefined;
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const output = bundle as unknown as Record<string, OutputItem>;
+        for (const [fileName, item] of Object.entries(output)) {
+          if (item.type !== 'chunk') continue;
+          if (!hinted(item)) continue;
+          item.code = `${COMPILE_EAGERLY}\n${item.code}`;
+          if (item.map) item.map.mappings = `;${item.map.mappings}`;
+          const map = output[`${fileName}.map`];
+          if (map?.type === 'asset' && typeof map.source === 'string') {
+            const json = JSON.parse(map.source) as { mappings: string };
+            map.source = JSON.stringify({ ...json, mappings: `;${json.mappings}` });
+          }
+        }
+      },
     },
   };
 }

@@ -1,4 +1,4 @@
-import './app/first-screen';
+import { firstScreenReady } from './app/first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
@@ -7,10 +7,12 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void firstScreenReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );
 
 // issue 23: the service worker (build/pwa.ts), once the page has loaded: off the first screen's path

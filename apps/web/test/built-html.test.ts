@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { COMPILE_EAGERLY } from '../build/chunks';
 import { HTML_READS_GLOBAL } from '../src/lib/api/early-fetch';
 import { ADMIN_TOKEN_KEY } from '../src/lib/session';
 
@@ -147,6 +148,26 @@ describe('the built index.html (issue 21)', () => {
       expect(run.fetch).not.toHaveBeenCalled();
       expect(run.window).toEqual({});
     }
+  });
+
+  test("the first load's chunks carry V8's compile hint; later pages' chunks do not", () => {
+    const source = (key: string) => readFileSync(path.join(outDir, chunk(key).file), 'utf8');
+    const firstLoad = closure([entryKey(), shellKey()]);
+    for (const key of firstLoad) expect(source(key).startsWith(`${COMPILE_EAGERLY}\n`)).toBe(true);
+    const settings = 'src/features/settings/SettingsPage.tsx';
+    expect(firstLoad.has(settings)).toBe(false);
+    expect(source(settings)).not.toContain(COMPILE_EAGERLY);
+  });
+
+  test("react-router's production build is shipped, not its development one", () => {
+    const shipped = [...closure([entryKey()])].map((key) =>
+      readFileSync(path.join(outDir, chunk(key).file), 'utf8'),
+    );
+    expect(
+      shipped.some((code) => code.includes('createBrowserHistory') || code.includes('useRoutes')),
+    ).toBe(true);
+    // the development build's warnings and their texts
+    for (const code of shipped) expect(code).not.toContain('Hey developer');
   });
 
   test('the home page comes in a few files', () => {

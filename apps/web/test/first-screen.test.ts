@@ -142,3 +142,49 @@ describe('the first screen at navigation', () => {
     );
   });
 });
+
+describe('the first render waits for the first screen (issue 21)', () => {
+  test('home: ready once the chunks have arrived and the early answers are in the cache', async () => {
+    signIn();
+    window.history.replaceState(null, '', '/');
+    const { firstScreenReady } = await import('../src/app/first-screen');
+    await firstScreenReady;
+    const { queryClient } = await import('../src/lib/api/query-client');
+    // the page's first render has its data: no spinner, no second render
+    expect(queryClient.getQueryData(['dashboard', 'DashboardWidgets'])).toEqual(widgets);
+    expect(queryClient.getQueryState(['dashboard', 'GetInbox'])?.status).toBe('success');
+  });
+
+  test('a slow answer does not hold the first render longer than FIRST_READS_WAIT_MS', async () => {
+    signIn();
+    window.history.replaceState(null, '', '/');
+    let answerWidgets: (response: Response) => void = () => {};
+    fetchMock.mockImplementation((url: string) =>
+      url.endsWith('/DashboardWidgets')
+        ? new Promise<Response>((resolve) => {
+            answerWidgets = resolve;
+          })
+        : Promise.resolve(answer([])),
+    );
+    const startedAt = Date.now();
+    const { firstScreenReady, FIRST_READS_WAIT_MS } = await import('../src/app/first-screen');
+    await firstScreenReady;
+    const waited = Date.now() - startedAt;
+    expect(waited).toBeGreaterThanOrEqual(FIRST_READS_WAIT_MS - 20);
+    expect(waited).toBeLessThan(FIRST_READS_WAIT_MS + 2000);
+    const { queryClient } = await import('../src/lib/api/query-client');
+    // still on its way: the page shows its own spinner for it, and gets it when it comes
+    expect(queryClient.getQueryState(['dashboard', 'DashboardWidgets'])?.status).toBe('pending');
+    answerWidgets(answer(widgets));
+    await flush();
+    expect(queryClient.getQueryData(['dashboard', 'DashboardWidgets'])).toEqual(widgets);
+  });
+
+  test('/login: ready at once, nothing asked', async () => {
+    window.history.replaceState(null, '', '/login');
+    const { firstScreenReady } = await import('../src/app/first-screen');
+    await firstScreenReady;
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(events).toEqual([]);
+  });
+});

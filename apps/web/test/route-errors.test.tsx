@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -149,3 +150,48 @@ test('a lazy page whose chunk never downloads: retried, then Reload, never a bla
   expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   expect(attempts).toBe(1 + CHUNK_RETRY_DELAYS_MS.length);
 }, 10_000);
+
+test('a lazy page whose chunk has arrived renders at once, without a spinner (issue 21)', async () => {
+  const Page = lazyPage(async () => ({ default: () => <p>Page content</p> }));
+  await Page.preload();
+  render(
+    <MemoryRouter initialEntries={['/children']}>
+      <PageSuspense>
+        <Page />
+      </PageSuspense>
+    </MemoryRouter>,
+  );
+  // in the first commit: no fallback, no await
+  expect(screen.getByText('Page content')).toBeInTheDocument();
+  expect(screen.queryByRole('status')).not.toBeInTheDocument();
+});
+
+test('a lazy page still loading shows the spinner, then the page, once', async () => {
+  let arrive: (module: { default: () => ReactElement }) => void = () => {};
+  const Page = lazyPage(
+    () =>
+      new Promise<{ default: () => ReactElement }>((resolve) => {
+        arrive = resolve;
+      }),
+  );
+  const { rerender } = render(
+    <MemoryRouter initialEntries={['/children']}>
+      <PageSuspense>
+        <Page />
+      </PageSuspense>
+    </MemoryRouter>,
+  );
+  expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+  arrive({ default: () => <input aria-label="Draft" /> });
+  const input = await screen.findByRole('textbox', { name: 'Draft' });
+  await userEvent.type(input, 'kept');
+  // the chunk has arrived now: a re-render keeps the mounted page (and what was typed in it)
+  rerender(
+    <MemoryRouter initialEntries={['/children']}>
+      <PageSuspense>
+        <Page />
+      </PageSuspense>
+    </MemoryRouter>,
+  );
+  expect(screen.getByRole('textbox', { name: 'Draft' })).toHaveValue('kept');
+});

@@ -149,16 +149,21 @@ const firstReads = new Map<Page, Parameters<typeof startEarlyCalls>[0]>([
  * Issue 21, no waterfall on the first load: the chunks of every page nested in the route of
  * `pathname` (data providers, layout, page) start downloading together, and so do their first
  * reads, instead of one after the other as each lazy page renders. A signed-in route without a
- * session gets nothing (it redirects to /logout).
+ * session gets nothing (it redirects to /logout). Settles once those chunks have arrived (or
+ * failed: the page's error boundary then says so).
  */
-export function prepareFirstScreen(pathname: string): void {
+export function prepareFirstScreen(pathname: string): Promise<void> {
   const matches = matchRoutes(routes, pathname) ?? [];
-  if (matches.some((match) => match.route === sessionRoute) && !getSession()) return;
+  if (matches.some((match) => match.route === sessionRoute) && !getSession()) {
+    return Promise.resolve();
+  }
+  const chunks: Promise<void>[] = [];
   for (const { route } of matches) {
     const Page = isValidElement(route.element) ? pageOfElement.get(route.element) : undefined;
     if (!Page) continue;
     const reads = firstReads.get(Page);
     if (reads) startEarlyCalls(reads);
-    if ('preload' in Page) Page.preload();
+    if ('preload' in Page) chunks.push((Page as LazyPage<ComponentType>).preload());
   }
+  return Promise.all(chunks).then(() => undefined);
 }

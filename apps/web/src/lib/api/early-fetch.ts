@@ -27,6 +27,9 @@ const MAX_AGE_MS = 10_000;
 
 const calls = new Map<DashboardOperation, EarlyCall>();
 
+/** The queries adoptEarlyCalls handed to react-query, settled once each is in its cache. */
+let adopted: Promise<unknown>[] = [];
+
 /** Where index.html's first-screen script leaves the requests it sent. */
 export const HTML_READS_GLOBAL = '__keywardFirstReads';
 
@@ -86,7 +89,7 @@ export function adoptEarlyCalls(queryClient: QueryClient, now = Date.now()): voi
       refetchOnMount: (query) =>
         query.state.dataUpdateCount > 1 || Date.now() - call.startedAt > MAX_AGE_MS,
     });
-    void queryClient.prefetchQuery({
+    const query = queryClient.prefetchQuery({
       queryKey: ['dashboard', op],
       queryFn: async () => {
         let result = await call.result;
@@ -97,6 +100,25 @@ export function adoptEarlyCalls(queryClient: QueryClient, now = Date.now()): voi
       },
       retry: false,
     });
+    adopted.push(query);
   }
   calls.clear();
+}
+
+/**
+ * Settles once the early answers handed to react-query are in its cache (at once when none were),
+ * or after `maxWaitMs`: the entry renders the first screen then (app/first-screen.ts), whole,
+ * rather than the layout with a spinner for each answer still on its way.
+ */
+export function adoptedCallsSettled(maxWaitMs: number): Promise<void> {
+  const queries = adopted;
+  adopted = [];
+  if (queries.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    void Promise.allSettled(queries).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
