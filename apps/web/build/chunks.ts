@@ -50,9 +50,8 @@ export function chunkGroupNamer(roots: ChunkRoots) {
       const publicPages = staticClosure(graph, roots.publicPages);
       const app = staticClosure(graph, roots.app);
       for (const module of app) {
-        if (!entry.has(module) && !publicPages.has(module)) {
-          groups.set(module, 'app');
-        }
+        if (entry.has(module)) continue;
+        groups.set(module, publicPages.has(module) ? 'shared' : 'app');
       }
       firstScreen = new Set([...entry, ...app]);
     }

@@ -1,6 +1,6 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { CLIENT_ERROR_IDS, PQL_ERROR_TYPES } from '@keyward/contract/constants';
-import { isBrowserOffline } from './api/retry';
+import { isBrowserOffline } from './online';
 
 export const GENERIC_ERROR_MESSAGE =
   "Sorry, there's been some sort of technical issue (probably on our end). Please try again, or contact support if the problem persists.";

@@ -2,7 +2,7 @@ import type { PqlError } from '@keyward/contract/errors';
 import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useReducer } from 'react';
-import { isBrowserOffline } from './api/retry';
+import { isBrowserOffline } from './online';
 
 // Whether the dashboard can reach the Keyward server (issue 20). A read that fails for the network
 // while the browser says it is online means our server is down or unreachable: the page says so,

@@ -1,5 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { alsoAskOnlineManager } from '../online';
 import { adoptEarlyCalls } from './early-fetch';
+
+alsoAskOnlineManager(() => onlineManager.isOnline());
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,17 +1,8 @@
 import type { PqlError } from '@keyward/contract/errors';
 import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
-import { onlineManager } from '@tanstack/react-query';
+import { isBrowserOffline } from '../online';
 
 export const MAX_QUERY_RETRIES = 3;
-
-/**
- * The browser says it has no network (navigator.onLine, or its offline event as react-query's
- * onlineManager heard it); tests may pass their own answer.
- */
-export function isBrowserOffline(): boolean {
-  if (!onlineManager.isOnline()) return true;
-  return typeof navigator !== 'undefined' && navigator.onLine === false;
-}
 
 /**
  * Wire-contract §2.7: reads retry up to 3 times, except where the answer cannot change. A network
@@ -21,6 +12,7 @@ export function shouldRetryQuery(
   failureCount: number,
   error: PqlError,
   isTest: boolean,
+  // tests may pass their own answer
   isOffline: boolean = isBrowserOffline(),
 ): boolean {
   if (isTest) return false;
