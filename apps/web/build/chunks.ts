@@ -3,12 +3,14 @@ import type { Plugin } from 'vite';
 
 // Chunking for a cold load on a slow phone (issue 21): a route should come in a few files fetched
 // in parallel, not in dozens of 1 KB chunks (each costs a request, and over HTTP/1.1 only six run
-// at once). The login page is in the entry (app/routes.tsx). One group, `app`: what the signed-in
-// pages share beyond the entry (react-query, the toaster, the layout and sidebar, the small UI
-// components and icons) plus the home page's own modules, in one file. Modules a public page also
-// imports (signup, logout, links from emails...) stay out of it, so those pages never download the
-// signed-in app, and so does the entry's static graph: /login downloads the same bytes as before.
-// Everything else keeps rolldown's automatic chunking.
+// at once). The login page is in the entry (app/routes.tsx). Two groups beyond the entry:
+// - `app`: what only the signed-in pages use of the signed-in shell and the home page (the layout
+//   and sidebar, the toaster, the small UI components and icons, the home page's own modules);
+// - `shared`: the rest of that shell, which a public page (signup, logout, links from emails...)
+//   also imports, react-query above all, so those pages never download the signed-in app.
+// The entry's own static graph stays out of both: /login downloads only the entry. A signed-in
+// first load is then the entry and these two files, preloaded by index.html
+// (build/first-screen-preload.ts). Everything else keeps rolldown's automatic chunking.
 
 type ModuleGraph = {
   getModuleInfo(id: string): { importedIds: readonly string[] } | null;

@@ -170,6 +170,20 @@ describe('the built index.html (issue 21)', () => {
     for (const code of shipped) expect(code).not.toContain('Hey developer');
   });
 
+  test('a signed-in first load is the entry and two chunks; /login downloads neither', () => {
+    const sharedKey = Object.keys(manifest).find((key) => chunk(key).name === 'shared') as string;
+    expect(sharedKey).toBeDefined();
+    const entryFiles = closure([entryKey()]);
+    expect(entryFiles.has(shellKey())).toBe(false);
+    expect(entryFiles.has(sharedKey)).toBe(false);
+    // react-query is in `shared`, not in the entry (lib/online.ts)
+    const source = (key: string) => readFileSync(path.join(outDir, chunk(key).file), 'utf8');
+    expect(source(sharedKey)).toContain('QueryClient');
+    for (const key of entryFiles) expect(source(key)).not.toContain('QueryClient');
+    const signedIn = [...closure([entryKey(), shellKey()])].filter((key) => !entryFiles.has(key));
+    expect(signedIn.sort()).toEqual([shellKey(), sharedKey].sort());
+  });
+
   test('the home page comes in a few files', () => {
     const files = closure([entryKey(), shellKey()]);
     expect(files.size).toBeLessThanOrEqual(10);
