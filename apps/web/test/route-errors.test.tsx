@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -130,19 +130,24 @@ describe('RouteErrorBoundary', () => {
   });
 });
 
+/** A lazy page as a route renders it. */
+function inRoute(Page: ComponentType) {
+  return (
+    <MemoryRouter initialEntries={['/children']}>
+      <PageSuspense>
+        <Page />
+      </PageSuspense>
+    </MemoryRouter>
+  );
+}
+
 test('a lazy page whose chunk never downloads: retried, then Reload, never a blank page', async () => {
   let attempts = 0;
   const Page = lazyPage(async () => {
     attempts += 1;
     throw chunkError();
   });
-  render(
-    <MemoryRouter initialEntries={['/children']}>
-      <PageSuspense>
-        <Page />
-      </PageSuspense>
-    </MemoryRouter>,
-  );
+  render(inRoute(Page));
   expect(screen.getByRole('status')).toHaveTextContent('Loading...');
   expect(
     await screen.findByRole('heading', { name: CHUNK_FAILED_TITLE }, { timeout: 5000 }),
@@ -154,13 +159,7 @@ test('a lazy page whose chunk never downloads: retried, then Reload, never a bla
 test('a lazy page whose chunk has arrived renders at once, without a spinner (issue 21)', async () => {
   const Page = lazyPage(async () => ({ default: () => <p>Page content</p> }));
   await Page.preload();
-  render(
-    <MemoryRouter initialEntries={['/children']}>
-      <PageSuspense>
-        <Page />
-      </PageSuspense>
-    </MemoryRouter>,
-  );
+  render(inRoute(Page));
   // in the first commit: no fallback, no await
   expect(screen.getByText('Page content')).toBeInTheDocument();
   expect(screen.queryByRole('status')).not.toBeInTheDocument();
@@ -174,24 +173,12 @@ test('a lazy page still loading shows the spinner, then the page, once', async (
         arrive = resolve;
       }),
   );
-  const { rerender } = render(
-    <MemoryRouter initialEntries={['/children']}>
-      <PageSuspense>
-        <Page />
-      </PageSuspense>
-    </MemoryRouter>,
-  );
+  const { rerender } = render(inRoute(Page));
   expect(screen.getByRole('status')).toHaveTextContent('Loading...');
   arrive({ default: () => <input aria-label="Draft" /> });
   const input = await screen.findByRole('textbox', { name: 'Draft' });
   await userEvent.type(input, 'kept');
   // the chunk has arrived now: a re-render keeps the mounted page (and what was typed in it)
-  rerender(
-    <MemoryRouter initialEntries={['/children']}>
-      <PageSuspense>
-        <Page />
-      </PageSuspense>
-    </MemoryRouter>,
-  );
+  rerender(inRoute(Page));
   expect(screen.getByRole('textbox', { name: 'Draft' })).toHaveValue('kept');
 });
