@@ -315,6 +315,50 @@ describe('requests from the block page', () => {
     server.clock.advance(601_000);
     expect((await checkIn(token)).body.suspension).toBeUndefined();
   });
+
+  test('the parent sees the browser as a browser, with its requests, and decides from the inbox', async () => {
+    const { parent, childId, deviceId, token } = await connectedBrowser({ childName: 'Noor' });
+    const asked = await browserCall('CreateSuspensionRequest', token, { seconds: 600 });
+    await browserCall('CreateUnlockRequests', token, { urls: ['https://example.org/'] });
+
+    const devices = await server.call('GetFamilyDevices', undefined, { token: parent.token });
+    expect(devices.status, JSON.stringify(devices.body)).toBe(200);
+    expect(devices.body).toEqual([
+      expect.objectContaining({
+        kind: 'browser',
+        id: deviceId,
+        childId,
+        childName: 'Noor',
+        name: 'Chrome on Windows',
+        pendingRequests: 2,
+      }),
+    ]);
+    expect(devices.body[0].path).toMatch(/^\/computers\/[0-9a-f-]{36}$/);
+
+    const inbox = await server.call('GetInbox', undefined, { token: parent.token });
+    expect(inbox.status, JSON.stringify(inbox.body)).toBe(200);
+    expect(
+      inbox.body.items.map((item: { case: string; device: unknown }) => [item.case, item.device]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['suspension', { kind: 'browser', id: deviceId, name: 'Chrome on Windows' }],
+        ['unlock', { kind: 'browser', id: deviceId, name: 'Chrome on Windows' }],
+      ]),
+    );
+
+    const read = await server.call('GetSuspendFilterRequest', asked.body.id, {
+      token: parent.token,
+    });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const decided = await server.call(
+      'DecideFilterSuspensionRequest',
+      { id: asked.body.id, decision: { case: 'rejected' } },
+      { token: parent.token },
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const after = await server.call('GetInbox', undefined, { token: parent.token });
+    expect(after.body.items.map((item: { case: string }) => item.case)).toEqual(['unlock']);
+  });
 });
 
 describe('activity', () => {

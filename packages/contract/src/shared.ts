@@ -554,7 +554,8 @@ export type DecideFilterSuspensionRequestInput = z.infer<typeof DecideFilterSusp
 // Devices of every kind, and what waits for the parent (beyond the reference, issue 20)
 
 /** The kinds of a child's device: a Mac (a computer user of a computer) and an iPhone or iPad. */
-export const DeviceKind = z.enum(['mac', 'ios']);
+/** A device as the parent sees it: a Mac, an iPhone or iPad, or a browser with Keyward for Chrome. */
+export const DeviceKind = z.enum(['mac', 'ios', 'browser']);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
 /**

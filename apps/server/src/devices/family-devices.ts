@@ -3,6 +3,7 @@ import { describeModel } from '@keyward/domain/device-models';
 import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
 import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
 import type { Db } from '../db/database.ts';
+import type { ComputerKind } from '../db/schema.ts';
 import { fromDbBool, toDbJson, toDbTime } from '../db/values.ts';
 import { unlockRequestTarget } from './resolved-requests.ts';
 import { computerUserStatuses } from './status.ts';
@@ -105,6 +106,13 @@ function optionalComment(comment: string | null): { requestComment?: string } {
 }
 
 // ---- Macs: one device per computer user (a child on a computer) ----
+// A browser with Keyward for Chrome is stored as a computer of kind `browser` with one computer
+// user (issue 22), so this source lists it and its requests too; the parent sees it as a browser.
+
+/** What the parent sees a computer as. */
+function computerDeviceKind(kind: ComputerKind): 'mac' | 'browser' {
+  return kind === 'browser' ? 'browser' : 'mac';
+}
 
 const macSource: DeviceKindSource = {
   kind: 'mac',
@@ -122,6 +130,7 @@ const macSource: DeviceKindSource = {
         'ch.name as child_name',
         'c.model_identifier',
         'c.custom_name',
+        'c.kind as computer_kind',
       ])
       .where('ch.parent_id', '=', parentId);
     if (childId !== undefined) query = query.where('ch.id', '=', childId);
@@ -134,7 +143,7 @@ const macSource: DeviceKindSource = {
     return rows.map((row) => {
       const model = describeModel(row.model_identifier);
       return {
-        kind: 'mac' as const,
+        kind: computerDeviceKind(row.computer_kind),
         id: row.id,
         childId: row.child_id,
         childName: row.child_name,
@@ -174,6 +183,7 @@ const macSource: DeviceKindSource = {
           'ch.screenshots_frequency',
           'c.model_identifier',
           'c.custom_name',
+          'c.kind as computer_kind',
         ])
         .where('r.status', '=', 'pending')
         .where('r.created_at', '>=', decidableSince(now))
@@ -196,6 +206,7 @@ const macSource: DeviceKindSource = {
           'ch.name as child_name',
           'c.model_identifier',
           'c.custom_name',
+          'c.kind as computer_kind',
         ])
         .where('r.status', '=', 'pending')
         .execute(),
@@ -204,8 +215,9 @@ const macSource: DeviceKindSource = {
       device_id: string;
       custom_name: string | null;
       model_identifier: string;
+      computer_kind: ComputerKind;
     }) => ({
-      kind: 'mac' as const,
+      kind: computerDeviceKind(row.computer_kind),
       id: row.device_id,
       name: row.custom_name ?? describeModel(row.model_identifier).title,
     });
@@ -454,7 +466,9 @@ const iosSource: DeviceKindSource = {
 export const DEVICE_KINDS: readonly DeviceKindSource[] = [macSource, iosSource];
 
 export function deviceKindSource(kind: DeviceKind): DeviceKindSource {
-  const source = DEVICE_KINDS.find((candidate) => candidate.kind === kind);
+  // a browser's rows are a computer's (above)
+  const stored = kind === 'browser' ? 'mac' : kind;
+  const source = DEVICE_KINDS.find((candidate) => candidate.kind === stored);
   if (!source) throw new Error(`no device kind ${kind}`);
   return source;
 }

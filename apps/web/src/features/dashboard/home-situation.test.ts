@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   childIdByName,
   homeSituation,
+  nonMacDevicesByChild,
   pendingRequestsPreview,
   totalUnreviewed,
 } from './home-situation';
@@ -67,5 +68,23 @@ describe('totalUnreviewed and childIdByName', () => {
     const children = [child(SAM_ID, 1), child(KIM_ID, 1)];
     expect(childIdByName(children, 'Kim')).toBe(KIM_ID);
     expect(childIdByName(children, 'Nobody')).toBeUndefined();
+  });
+});
+
+describe('nonMacDevicesByChild', () => {
+  test.each([
+    ['no answer yet', undefined, {}],
+    ['a Mac: counted by the widgets already', [{ kind: 'mac', childId: SAM_ID }], {}],
+    ['a browser: a computer user too, counted already', [{ kind: 'browser', childId: SAM_ID }], {}],
+    [
+      'an iPad and an iPhone',
+      [
+        { kind: 'ios', childId: SAM_ID },
+        { kind: 'ios', childId: SAM_ID },
+      ],
+      { [SAM_ID]: 2 },
+    ],
+  ])('%s', (_name, devices, expected) => {
+    expect(Object.fromEntries(nonMacDevicesByChild(devices))).toEqual(expected);
   });
 });

@@ -22,8 +22,9 @@ export function homeSituation(
 }
 
 /**
- * Issue 20: a child is set up with a device of any kind. `numDevices` counts Macs; `otherDevices`
- * holds, per child id, the devices of the other kinds (iPhones, iPads) from GetFamilyDevices.
+ * Issue 20: a child is set up with a device of any kind. `numDevices` counts the child's computer
+ * users (Macs, and browsers with Keyward for Chrome, stored alike); `otherDevices` holds, per child
+ * id, the devices of the other kinds (iPhones, iPads) from GetFamilyDevices.
  */
 export function devicesOfChild(
   child: Pick<HomeChild, 'id' | 'numDevices'>,
@@ -32,7 +33,7 @@ export function devicesOfChild(
   return child.numDevices + (otherDevices.get(child.id) ?? 0);
 }
 
-/** Per child id, how many devices of kinds other than Mac it has. */
+/** Per child id, how many devices it has that `numDevices` does not count (iPhones, iPads). */
 export function nonMacDevicesByChild(
   devices: readonly { kind: string; childId: string }[] | undefined,
 ): Map<string, number> {
@@ -40,7 +41,7 @@ export function nonMacDevicesByChild(
   // a read that failed or answered something else (a test's fake server) counts as none
   if (!Array.isArray(devices)) return counts;
   for (const device of devices) {
-    if (device.kind === 'mac') continue;
+    if (device.kind === 'mac' || device.kind === 'browser') continue;
     counts.set(device.childId, (counts.get(device.childId) ?? 0) + 1);
   }
   return counts;

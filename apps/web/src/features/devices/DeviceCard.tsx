@@ -1,5 +1,5 @@
 import { timeAgo } from '@keyward/domain/wording';
-import { PencilSquareIcon } from '@heroicons/react/24/outline';
+import { GlobeAltIcon, PencilSquareIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
@@ -7,13 +7,17 @@ import { StatusBadge } from '../../components/ui/StatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
 
-/** The device's picture: a Mac by its model family, an iPhone or iPad by its type. */
+/** The device's picture: a Mac by its model family, an iPhone or iPad by its type, a browser's globe. */
 export function DeviceIcon({ group, className }: { group: DeviceGroup; className?: string }) {
   const first = group.entries[0];
-  if (group.kind === 'mac') {
-    return <ComputerIcon family={first?.modelFamily ?? 'unknown'} className={className} />;
+  switch (group.kind) {
+    case 'mac':
+      return <ComputerIcon family={first?.modelFamily ?? 'unknown'} className={className} />;
+    case 'ios':
+      return <IosDeviceIcon deviceType={group.model} className={className} />;
+    case 'browser':
+      return <GlobeAltIcon className={className} aria-hidden="true" />;
   }
-  return <IosDeviceIcon deviceType={group.model} className={className} />;
 }
 
 /** A Mac by its name; an iPhone or iPad by whose it is ("Lily's iPad") where children are shown. */

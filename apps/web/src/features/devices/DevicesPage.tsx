@@ -1,5 +1,3 @@
-import type { DeviceKind } from '@keyward/contract/shared';
-import { ComputerDesktopIcon, DevicePhoneMobileIcon } from '@heroicons/react/24/outline';
 import { LinkButton } from '../../components/ui/Button';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
@@ -8,13 +6,14 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { useFamilyDevices } from './api';
 import { DeviceCard } from './DeviceCard';
-import { DEVICE_KIND_WORDS, groupDevices } from './devices';
+import { DEVICE_KIND_WORDS, DEVICES_PAGES, type DevicesPageKind, groupDevices } from './devices';
+import { DEVICE_KIND_ICONS } from './kind-icons';
 
 /**
  * `/computers` and `/ios-devices`: the family's devices of one kind, one card each (issue 20: one
  * page for every kind instead of a copy per kind).
  */
-export default function DevicesPage({ kind, now }: { kind: DeviceKind; now?: Date }) {
+export default function DevicesPage({ kind, now }: { kind: DevicesPageKind; now?: Date }) {
   const devices = useFamilyDevices();
   const words = DEVICE_KIND_WORDS[kind];
 
@@ -25,8 +24,8 @@ export default function DevicesPage({ kind, now }: { kind: DeviceKind; now?: Dat
     if (devices.error.type === 'loggedOut') return null; // the hook is already redirecting
     return <FullPageStatus status="failure" title="Error" message={errorMessage(devices.error)} />;
   }
-  const groups = groupDevices(devices.data, kind);
-  const EmptyIcon = kind === 'mac' ? ComputerDesktopIcon : DevicePhoneMobileIcon;
+  const groups = groupDevices(devices.data, DEVICES_PAGES[kind]);
+  const EmptyIcon = DEVICE_KIND_ICONS[kind];
   return (
     <>
       <PageHeading title={words.title} />

@@ -15,6 +15,7 @@ const LEO = 'bb22cc33-dd44-4e55-8f66-778899001122';
 const LILY = 'cc33dd44-ee55-4f66-8077-889900112233';
 const COMPUTER = 'dd44ee55-ff66-4077-8188-990011223344';
 const IPAD = 'ee55ff66-0077-4188-8299-001122334455';
+const CHROMEBOOK = '11223344-5566-4778-8899-aabbccddeeff';
 
 const mac = (overrides: Partial<FamilyDevice>): FamilyDevice => ({
   kind: 'mac',
@@ -51,6 +52,18 @@ const DEVICES: FamilyDevice[] = [
     lastSeenAt: new Date(Date.now() - 3 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     pendingRequests: 1,
   },
+  {
+    kind: 'browser',
+    id: '22334455-6677-4889-9aab-bccddeeff001',
+    childId: LILY,
+    childName: 'Lily',
+    name: 'Chrome on ChromeOS',
+    model: 'Chrome on ChromeOS',
+    path: `/computers/${CHROMEBOOK}`,
+    status: { case: 'filterOn' },
+    modelFamily: 'unknown',
+    pendingRequests: 1,
+  },
 ];
 
 function serve(devices: FamilyDevice[]) {
@@ -64,17 +77,21 @@ function serve(devices: FamilyDevice[]) {
 
 describe('groupDevices', () => {
   test('a Mac shared by two children is one device; kinds are kept apart', () => {
-    expect(groupDevices(DEVICES, 'mac')).toMatchObject([
+    expect(groupDevices(DEVICES, ['mac'])).toMatchObject([
       {
         path: `/computers/${COMPUTER}`,
         pendingRequests: 2,
         entries: [{ childName: 'Emma' }, { childName: 'Leo' }],
       },
     ]);
-    expect(groupDevices(DEVICES, 'ios').map((group) => group.path)).toEqual([
+    expect(groupDevices(DEVICES, ['ios']).map((group) => group.path)).toEqual([
       `/ios-devices/${IPAD}`,
     ]);
-    expect(groupDevices(DEVICES)).toHaveLength(2);
+    expect(groupDevices(DEVICES, ['mac', 'browser']).map((group) => group.kind)).toEqual([
+      'mac',
+      'browser',
+    ]);
+    expect(groupDevices(DEVICES)).toHaveLength(3);
   });
 });
 
@@ -93,6 +110,20 @@ describe('one devices page for every kind', () => {
       `/computers/${COMPUTER}`,
     );
     expect(screen.queryByRole('article', { name: "Lily's iPad" })).toBeNull();
+  });
+
+  test('/computers: a browser with Keyward for Chrome is listed with the computers, as a browser', async () => {
+    serve(DEVICES);
+    renderApp('/computers');
+    const card = await screen.findByRole('article', { name: 'Chrome on ChromeOS' });
+    // a globe, not a Mac's picture
+    expect(card.querySelector('svg[data-shape]')).toBeNull();
+    expect(card).toHaveTextContent(/LilyFilter on/);
+    expect(within(card).getByRole('link', { name: '1 waiting' })).toHaveAttribute('href', '/inbox');
+    expect(within(card).getByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      `/computers/${CHROMEBOOK}`,
+    );
   });
 
   test('/ios-devices: the same card for an iPad, with its last contact and iOS version', async () => {

@@ -1,8 +1,8 @@
 import type { DeviceKind, FamilyDevice } from '@keyward/contract/shared';
 
-// Issue 20: Macs, iPhones and iPads (and later browsers) shown by one card and one page. A Mac
-// shared by several children is one device with an entry per child (computer user); an iOS
-// device belongs to one child.
+// Issue 20: Macs, iPhones and iPads, and browsers with Keyward for Chrome, shown by one card and
+// one page. A Mac shared by several children is one device with an entry per child (computer
+// user); an iOS device and a browser belong to one child.
 
 export type DeviceGroup = {
   /** the device's page, which also identifies it */
@@ -15,11 +15,14 @@ export type DeviceGroup = {
   pendingRequests: number;
 };
 
-/** The family's devices, one group per physical device, in the server's order. */
-export function groupDevices(devices: readonly FamilyDevice[], kind?: DeviceKind): DeviceGroup[] {
+/** The family's devices (of these kinds), one group per physical device, in the server's order. */
+export function groupDevices(
+  devices: readonly FamilyDevice[],
+  kinds?: readonly DeviceKind[],
+): DeviceGroup[] {
   const groups = new Map<string, DeviceGroup>();
   for (const device of devices) {
-    if (kind !== undefined && device.kind !== kind) continue;
+    if (kinds !== undefined && !kinds.includes(device.kind)) continue;
     const group = groups.get(device.path);
     if (group) {
       group.entries.push(device);
@@ -50,6 +53,13 @@ export const DEVICE_KIND_WORDS: Record<
       "Computers are created automatically when the Keyward Mac app is installed on your child's computer and connected with a connection code.",
     action: 'Edit',
   },
+  browser: {
+    title: 'Browsers',
+    empty: 'No browsers',
+    emptyDescription:
+      "A browser appears here once Keyward for Chrome is connected with a connection code from a child's card.",
+    action: 'Edit',
+  },
   ios: {
     title: 'iOS devices',
     empty: 'No iOS devices',
@@ -58,3 +68,15 @@ export const DEVICE_KIND_WORDS: Record<
     action: 'Settings',
   },
 };
+
+/**
+ * The devices each devices page lists: `/computers` has the Macs and the browsers (a browser with
+ * Keyward for Chrome runs on a computer: a Windows PC, a Chromebook), `/ios-devices` the iPhones
+ * and iPads.
+ */
+export const DEVICES_PAGES = {
+  mac: ['mac', 'browser'],
+  ios: ['ios'],
+} as const satisfies Record<string, readonly DeviceKind[]>;
+
+export type DevicesPageKind = keyof typeof DEVICES_PAGES;

@@ -2,18 +2,13 @@ import type { InboxItem } from '@keyward/contract/shared';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { displayableChildText } from '@keyward/domain/child-text';
 import { timeAgo } from '@keyward/domain/wording';
-import {
-  CheckCircleIcon,
-  ComputerDesktopIcon,
-  DevicePhoneMobileIcon,
-  LockOpenIcon,
-  PauseCircleIcon,
-} from '@heroicons/react/24/outline';
+import { CheckCircleIcon, LockOpenIcon, PauseCircleIcon } from '@heroicons/react/24/outline';
 import { useEffect, useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { ChildText } from '../../components/ui/ChildText';
+import { DEVICE_KIND_ICONS } from '../devices/kind-icons';
 import { SuspensionDecisionForm } from '../suspension/SuspensionDecisionForm';
 import {
   groupByChild,
@@ -153,7 +148,7 @@ function InboxRow({
   onClose: () => void;
   onDecided: () => void;
 }) {
-  const DeviceIcon = item.device.kind === 'mac' ? ComputerDesktopIcon : DevicePhoneMobileIcon;
+  const DeviceIcon = DEVICE_KIND_ICONS[item.device.kind];
   const KindIcon = item.case === 'suspension' ? PauseCircleIcon : LockOpenIcon;
   // the address, app, device name and comment come from the child's device (issue 19)
   const headline =

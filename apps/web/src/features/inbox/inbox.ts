@@ -49,10 +49,6 @@ export function requestKindLabel(item: InboxItem): string {
   return item.case === 'suspension' ? 'Suspension request' : 'Unlock request';
 }
 
-export function deviceKindLabel(kind: InboxItem['device']['kind']): string {
-  return kind === 'mac' ? 'Mac' : 'iPhone or iPad';
-}
-
 // ---- what the parent does in the list ----
 
 export type InboxViewState = {

@@ -1,0 +1,13 @@
+import type { DeviceKind } from '@keyward/contract/shared';
+import {
+  ComputerDesktopIcon,
+  DevicePhoneMobileIcon,
+  GlobeAltIcon,
+} from '@heroicons/react/24/outline';
+
+/** The generic picture of each kind of device (a list's icon, an empty page's). */
+export const DEVICE_KIND_ICONS: Record<DeviceKind, typeof ComputerDesktopIcon> = {
+  mac: ComputerDesktopIcon,
+  ios: DevicePhoneMobileIcon,
+  browser: GlobeAltIcon,
+};
