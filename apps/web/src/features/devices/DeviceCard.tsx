@@ -3,6 +3,7 @@ import { GlobeAltIcon, PencilSquareIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
+import { cx } from '../../components/ui/cx';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
@@ -16,7 +17,9 @@ export function DeviceIcon({ group, className }: { group: DeviceGroup; className
     case 'ios':
       return <IosDeviceIcon deviceType={group.model} className={className} />;
     case 'browser':
-      return <GlobeAltIcon className={className} aria-hidden="true" />;
+      return (
+        <GlobeAltIcon className={cx('shrink-0 text-violet-600', className)} aria-hidden="true" />
+      );
   }
 }
 
