@@ -44,3 +44,57 @@ test('PUBLIC_URL must be an http(s) address', async () => {
     /PUBLIC_URL/,
   );
 });
+
+describe('PORT=0: the server listens on a free port, and its own address names that port', () => {
+  test('the getting-started page gives the real address, not :0', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'keyward-port0-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        HMAC_KEY: 'a'.repeat(64),
+        ENCRYPTION_KEY: 'b'.repeat(64),
+        SLACK_API_URL: 'outbox',
+        DATABASE_URL: '',
+        PUBLIC_URL: '',
+        DASHBOARD_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start in 60 s:\n${output}`)), 60_000);
+        const collect = (chunk: Buffer) => {
+          output += chunk;
+          const match = /Keyward is running at (\S+)/.exec(output);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        };
+        child.stdout.on('data', collect);
+        child.stderr.on('data', collect);
+        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+      });
+      const port = Number(new URL(url).port);
+      expect(port).toBeGreaterThan(0);
+      const page = await (await fetch(`${url}/getting-started`)).text();
+      expect(page).toContain(`http://127.0.0.1:${port}/downloads/keyward-chrome-updates.xml`);
+      expect(page).not.toContain('127.0.0.1:0');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
