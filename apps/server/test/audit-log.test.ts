@@ -443,6 +443,33 @@ describe('entries in words, with the fields that changed', () => {
     expect(added!.summary).toBe(`${alice.email} added child Sam`);
   });
 
+  test('a suspension decision names the child and the fields it changed', async () => {
+    const mac = await connectedMac(server, alice.adminId);
+    const id = (
+      await deviceCall(server, 'CreateSuspendFilterRequest_v2', mac.token, { duration: 300 })
+    ).body as string;
+    server.clock.advance(1000);
+    const decided = await server.call(
+      'DecideFilterSuspensionRequest',
+      { id, decision: { case: 'rejected' }, responseComment: 'Not tonight' },
+      { token: dana.token },
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const [newest] = (await entries()).entries;
+    expect(newest).toMatchObject({
+      operation: 'DecideFilterSuspensionRequest',
+      entityId: id,
+      childId: mac.childId,
+      personEmail: 'dana@example.com',
+    });
+    expect(newest!.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'status', before: 'pending', after: 'rejected' },
+        { field: 'response comment', before: null, after: 'Not tonight' },
+      ]),
+    );
+  });
+
   test('deletions name what was deleted; an entity without a snapshot is named by its type', async () => {
     const keychainId = await addKeychain(server, alice.adminId, { name: 'Old chain' });
     server.clock.advance(1000);

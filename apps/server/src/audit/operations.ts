@@ -2,7 +2,6 @@ import type { StoredMethodConfig } from '../notifications/method-config.ts';
 import type { Db } from '../db/database.ts';
 import { fromDbBool, fromDbJson } from '../db/values.ts';
 import {
-  ownedAnySuspendFilterRequest,
   ownedBlockRule,
   ownedChild,
   ownedComputer,
@@ -12,6 +11,7 @@ import {
   ownedKeychain,
   ownedNotification,
   ownedNotificationMethod,
+  ownedSuspensionRequest,
   ownedUnlockRequest,
 } from '../operations/ownership.ts';
 import { PqlFailure } from '../pairql/errors.ts';
@@ -211,17 +211,16 @@ async function unlockRequestSnapshot(db: Db, parentId: string, id: string) {
 }
 
 async function suspensionSnapshot(db: Db, parentId: string, id: string) {
-  const found = await orNothing(ownedAnySuspendFilterRequest(db, parentId, id));
-  if (!found) return undefined;
-  const { request } = found;
+  const request = await orNothing(ownedSuspensionRequest(db, parentId, id));
+  if (!request) return undefined;
   return {
-    label: `of ${request.child_name}`,
-    childId: request.child_id,
+    label: `of ${request.childName}`,
+    childId: request.childId,
     fields: {
       status: request.status,
       duration: String(request.duration),
-      'response comment': request.response_comment,
-      'extra monitoring': 'extra_monitoring' in request ? request.extra_monitoring : null,
+      'response comment': request.responseComment,
+      'extra monitoring': request.extraMonitoring,
     },
   };
 }

@@ -41,6 +41,8 @@ export interface OwnedSuspensionRequest {
   createdAt: string;
   /** the extra monitoring the parent may add with a grant (none on iOS) */
   extraMonitoringOptions: Record<string, string>;
+  /** the extra monitoring granted with it (a Mac's decided request), or null */
+  extraMonitoring: string | null;
 }
 
 export interface SuspensionDecisionChange {
@@ -289,6 +291,7 @@ const macSource: DeviceKindSource = {
         screenshotsEnabled: fromDbBool(row.screenshots_enabled),
         screenshotsFrequency: row.screenshots_frequency,
       }),
+      extraMonitoring: row.extra_monitoring,
     };
   },
 
@@ -424,6 +427,7 @@ const iosSource: DeviceKindSource = {
       createdAt: row.created_at,
       // the iOS app has no extra monitoring
       extraMonitoringOptions: {},
+      extraMonitoring: null,
     };
   },
 

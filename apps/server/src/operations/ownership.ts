@@ -169,57 +169,6 @@ export async function ownedUnlockRequest(db: Db, parentId: string, id: string) {
   return row;
 }
 
-/** A Mac filter-suspension request of one of the parent's children, with that child's settings. */
-export async function ownedSuspendFilterRequest(db: Db, parentId: string, id: string) {
-  const row = await db
-    .selectFrom('mac_suspend_filter_requests as r')
-    .innerJoin('computer_users as cu', 'cu.id', 'r.computer_user_id')
-    .innerJoin('children as c', 'c.id', 'cu.child_id')
-    .selectAll('r')
-    .select([
-      'c.id as child_id',
-      'c.name as child_name',
-      'c.keylogging_enabled',
-      'c.screenshots_enabled',
-      'c.screenshots_frequency',
-    ])
-    .where('r.id', '=', id.toLowerCase())
-    .where('c.parent_id', '=', parentId)
-    .executeTakeFirst();
-  if (!row) throw notFound('SuspendFilterRequest');
-  return row;
-}
-
-function iosSuspendFilterRequestRow(db: Db, parentId: string, id: string) {
-  return db
-    .selectFrom('ios_suspend_filter_requests as r')
-    .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
-    .innerJoin('children as c', 'c.id', 'd.child_id')
-    .selectAll('r')
-    .select(['c.id as child_id', 'c.name as child_name'])
-    .where('r.id', '=', id.toLowerCase())
-    .where('c.parent_id', '=', parentId)
-    .executeTakeFirst();
-}
-
-/** An iOS filter-suspension request made on an iOS device of one of the parent's children. */
-export async function ownedIosSuspendFilterRequest(db: Db, parentId: string, id: string) {
-  const row = await iosSuspendFilterRequestRow(db, parentId, id);
-  if (!row) throw notFound('SuspendFilterRequest');
-  return row;
-}
-
-/**
- * A filter-suspension request of one of the parent's children, made on an iOS device or on a Mac
- * (both ids are random UUIDs, so they never collide); notFound('SuspendFilterRequest') when it is
- * neither, exactly as for a Mac request alone.
- */
-export async function ownedAnySuspendFilterRequest(db: Db, parentId: string, id: string) {
-  const ios = await iosSuspendFilterRequestRow(db, parentId, id);
-  if (ios) return { device: 'ios' as const, request: ios };
-  return { device: 'mac' as const, request: await ownedSuspendFilterRequest(db, parentId, id) };
-}
-
 /** One owned child with the devices its activity comes from; notFound('Child') otherwise. */
 export async function ownedChildActivitySources(db: Db, parentId: string, childId: string) {
   const child = await ownedChild(db, parentId, childId);
