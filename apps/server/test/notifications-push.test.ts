@@ -1,3 +1,4 @@
+import { PUSH_DECIDE_PATH, PushDecideOutput, PushMessage } from '@keyward/contract/push';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MINUTE } from '../src/db/values.ts';
 import { notificationsDelivered } from '../src/requests/notify.ts';
@@ -58,19 +59,27 @@ async function askSuspension(token: string, duration = 600): Promise<string> {
   return result.body;
 }
 
-/** The messages that reached the browser since `from`, after the grouped deliveries went out. */
+/**
+ * The messages that reached the browser since `from`, after the grouped deliveries went out; each
+ * is what the service worker expects (packages/contract/src/push.ts).
+ */
 async function pushesSince(from: number) {
   await notificationsDelivered();
-  return pushService.received.slice(from);
+  const received = pushService.received.slice(from);
+  for (const push of received) PushMessage.parse(push.payload);
+  return received;
 }
 
-function decideFromNotification(token: string, action: string) {
-  return server.app.inject({
+/** The service worker's call; every answer is `{ message }` for the notification that replaces it. */
+async function decideFromNotification(token: string, action: string) {
+  const answer = await server.app.inject({
     method: 'POST',
-    url: '/push-actions/decide',
+    url: PUSH_DECIDE_PATH,
     headers: { 'content-type': 'application/json' },
     payload: JSON.stringify({ token, action }),
   });
+  PushDecideOutput.parse(answer.json());
+  return answer;
 }
 
 async function suspensionStatus(id: string) {

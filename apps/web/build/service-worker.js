@@ -62,6 +62,8 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
+// The messages and the decide call: packages/contract/src/push.ts (PushMessage, PushDecideInput,
+// PushDecideOutput), which the server and its tests hold to.
 self.addEventListener('push', (event) => {
   let message = {};
   try {

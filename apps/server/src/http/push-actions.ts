@@ -2,12 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { runAudited } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import {
-  SUSPENSION_ACTIONS,
-  type SuspensionAction,
-  spendActionToken,
-} from '../notifications/push-actions.ts';
-import { PUSH_DECIDE_PATH } from '../notifications/push-delivery.ts';
+import { PUSH_DECIDE_PATH, PushDecideInput } from '@keyward/contract/push';
+import { SUSPENSION_ACTIONS, spendActionToken } from '../notifications/push-actions.ts';
 import type { ParentContext, Services } from '../pairql/context.ts';
 import { PqlFailure } from '../pairql/errors.ts';
 import { clientIp } from '../services/client-ip.ts';
@@ -33,7 +29,6 @@ export function registerPushActions(
   const { db, config, clock, services } = deps;
   app.post(PUSH_DECIDE_PATH, async (request, reply) => {
     const ip = clientIp(config, request.socket.remoteAddress, request.headers);
-    const body = (request.body ?? {}) as { token?: unknown; action?: unknown };
     try {
       const { limit, windowSeconds } = RATE_LIMITS.pushActionsPerIp;
       await services.rateLimit.consume(`pushActions:ip:${ip}`, limit, windowSeconds);
@@ -43,11 +38,12 @@ export function registerPushActions(
       }
       throw error;
     }
-    const action = typeof body.action === 'string' ? body.action : '';
-    if (typeof body.token !== 'string' || !Object.hasOwn(SUSPENSION_ACTIONS, action)) {
+    const parsed = PushDecideInput.safeParse(request.body);
+    if (!parsed.success) {
       return reply.code(400).send({ message: 'Open Keyward to decide this request.' });
     }
-    const grant = await spendActionToken(db, services.tokens, clock.now(), body.token);
+    const { token, action } = parsed.data;
+    const grant = await spendActionToken(db, services.tokens, clock.now(), token);
     if (!grant) {
       request.log.info('push action refused: unknown, altered, spent or expired token');
       return reply.code(401).send({ message: REFUSED });
@@ -66,7 +62,7 @@ export function registerPushActions(
       role: grant.personId === grant.parentId ? 'owner' : 'coParent',
       sessionId: '',
     };
-    const chosen = SUSPENSION_ACTIONS[action as SuspensionAction];
+    const chosen = SUSPENSION_ACTIONS[action];
     const input = { id: grant.requestId, decision: chosen.decision };
     try {
       await runAudited(ctx, 'DecideFilterSuspensionRequest', input, (audited) =>

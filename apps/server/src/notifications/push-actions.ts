@@ -1,3 +1,5 @@
+import type { PushSuspensionAction } from '@keyward/contract/push';
+import type { DecideFilterSuspensionRequestInput } from '@keyward/contract/shared';
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { addMs, MINUTE, toDbTime } from '../db/values.ts';
@@ -14,14 +16,16 @@ import { isUuid, newToken } from '../services/tokens.ts';
 export const ACTION_TOKEN_LIFETIME_MS = 30 * MINUTE;
 
 /** The buttons of a suspension-request notification and what each decides. */
-export const SUSPENSION_ACTIONS = {
+export const SUSPENSION_ACTIONS: Record<
+  PushSuspensionAction,
+  { title: string; decision: DecideFilterSuspensionRequestInput['decision'] }
+> = {
   allow15: {
     title: 'Allow 15 minutes',
     decision: { case: 'accepted', durationInSeconds: 15 * 60 },
   },
   deny: { title: 'Deny', decision: { case: 'rejected' } },
-} as const;
-export type SuspensionAction = keyof typeof SUSPENSION_ACTIONS;
+};
 
 function signature(
   tokens: TokenService,

@@ -1,3 +1,4 @@
+import { PUSH_DECIDE_PATH, PushSuspensionAction, type PushMessage } from '@keyward/contract/push';
 import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary } from '@keyward/domain/security-events';
 import { durationInWords } from '../services/mail-templates.ts';
@@ -13,19 +14,6 @@ import { mintActionToken, SUSPENSION_ACTIONS } from './push-actions.ts';
 // replaces the previous one on the phone instead of piling up (the same Topic replaces one still
 // waiting at the push service). A single suspension request also carries the one-tap decisions
 // and their action token (push-actions.ts).
-
-export const PUSH_DECIDE_PATH = '/push-actions/decide';
-
-export interface PushMessage {
-  title: string;
-  body: string;
-  tag: string;
-  /** the dashboard page, relative to the dashboard's origin */
-  url: string;
-  actions?: { action: string; title: string }[];
-  actionToken?: string;
-  decideUrl?: string;
-}
 
 const HOUR_SECONDS = 60 * 60;
 
@@ -95,9 +83,9 @@ export async function sendPush(
   const n = facts.notification;
   const message = pushMessage(facts);
   if (n.trigger === 'suspendFilterRequestSubmitted' && (n.count ?? 1) === 1) {
-    message.actions = Object.entries(SUSPENSION_ACTIONS).map(([action, { title }]) => ({
+    message.actions = PushSuspensionAction.options.map((action) => ({
       action,
-      title,
+      title: SUSPENSION_ACTIONS[action].title,
     }));
     message.actionToken = await mintActionToken(ctx.db, ctx.services.tokens, ctx.clock.now(), {
       parentId: n.parentId,
