@@ -1,4 +1,5 @@
 import { adoptedCallsSettled } from '../lib/api/early-fetch';
+import { atMost } from '../lib/at-most';
 import { prepareFirstScreen } from './routes';
 
 /**
@@ -9,11 +10,19 @@ import { prepareFirstScreen } from './routes';
 export const FIRST_READS_WAIT_MS = 500;
 
 /**
+ * How long the first render waits for the route's chunks. A chunk that fails is retried by its
+ * page (lib/lazy-page.ts), which then says so; one that stalls must not keep the whole app on
+ * "Loading Keyward…": after this the app renders, with a spinner where that page will be.
+ */
+export const FIRST_CHUNKS_WAIT_MS = 8_000;
+
+/**
  * Imported first by main.tsx: the first route's chunks and reads start before React renders, and
  * React renders once they are in (issue 21). The first render is then the page with its data, not
  * a spinner per nested page and per read, each costing a render, a commit and React's minimum
  * time on screen for a fallback on a slow phone; meanwhile index.html's "Loading Keyward…" shows.
  */
-export const firstScreenReady: Promise<void> = prepareFirstScreen(window.location.pathname).then(
-  () => adoptedCallsSettled(FIRST_READS_WAIT_MS),
-);
+export const firstScreenReady: Promise<void> = atMost(
+  FIRST_CHUNKS_WAIT_MS,
+  prepareFirstScreen(window.location.pathname),
+).then(() => adoptedCallsSettled(FIRST_READS_WAIT_MS));

@@ -1,6 +1,7 @@
 import type { DashboardOperation, DashboardOutput } from '@keyward/contract/dashboard';
 import type { Result } from '@keyward/contract/errors';
 import type { QueryClient } from '@tanstack/react-query';
+import { atMost } from '../at-most';
 import { getSession } from '../session';
 import { callDashboard, resultOf } from './client';
 
@@ -114,11 +115,5 @@ export function adoptedCallsSettled(maxWaitMs: number): Promise<void> {
   const queries = adopted;
   adopted = [];
   if (queries.length === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, maxWaitMs);
-    void Promise.allSettled(queries).then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  return atMost(maxWaitMs, Promise.allSettled(queries));
 }
