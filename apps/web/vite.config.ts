@@ -1,5 +1,4 @@
 import tailwindcss from '@tailwindcss/vite';
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import {
@@ -24,12 +23,17 @@ const reactRouterProduction = path.resolve(
 );
 
 export default defineConfig(({ command }) => ({
+  // JSX through Preact's React-compatible layer: `react` and `react-dom` are installed as
+  // @preact/compat (root package.json, overrides), a renderer a sixth of React's size (issue 21).
+  // Edits reload the page in development: React's fast refresh does not apply to Preact.
+  oxc: {
+    jsx: { runtime: 'automatic', importSource: 'react', development: command === 'serve' },
+  },
   resolve: {
     alias:
       command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
   plugins: [
-    react(),
     tailwindcss(),
     iconImportsPerFile(),
     // issue 21: the first load's chunks compiled as they download
@@ -73,6 +77,40 @@ export default defineConfig(({ command }) => ({
   },
   test: {
     environment: 'jsdom',
+    // Testing Library renders through `react-dom/test-utils`' act, which Preact keeps in
+    // `preact/test-utils`; vite resolves it only in code it transforms.
+    alias: [
+      { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+      // Node's condition would pick react-router's CommonJS build, which requires its own Preact.
+      {
+        find: /^react-router$/,
+        replacement: path.resolve(
+          import.meta.dirname,
+          '../../node_modules/react-router/dist/development/index.mjs',
+        ),
+      },
+      {
+        find: /^@testing-library\/react$/,
+        replacement: path.resolve(
+          import.meta.dirname,
+          '../../node_modules/@testing-library/react/dist/@testing-library/react.esm.js',
+        ),
+      },
+    ],
+    // One Preact for the app and the libraries that render through it: they are transformed by
+    // vite too, not loaded by Node beside it (two copies of preact/hooks break every hook).
+    server: {
+      deps: {
+        inline: [
+          /\/node_modules\/(react|react-dom|preact)\//,
+          /@testing-library\/react/,
+          /react-router/,
+          /@tanstack\//,
+          /sonner/,
+          /@heroicons\//,
+        ],
+      },
+    },
     setupFiles: ['./test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     restoreMocks: true,

@@ -108,10 +108,10 @@ describe('/signup', () => {
   test('without admin: check your email, then /login after 7.5 s', async () => {
     const calls = fakeServer(() => ({ body: {} }));
     renderApp('/signup?gclid=ad-123');
-    fireEvent.change(await screen.findByLabelText('Email'), {
+    fireEvent.input(await screen.findByLabelText('Email'), {
       target: { value: 'new@example.com' },
     });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'secret' } });
     vi.useFakeTimers();
     fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
     await act(async () => {

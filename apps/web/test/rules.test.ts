@@ -1,7 +1,9 @@
+import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
 import type { PqlError } from '@keyward/contract/errors';
 import { describe, expect, test } from 'vitest';
 import { isSidebarLinkActive, sidebarLinks, sidebarLinksFor } from '../src/app/sidebar-links';
 import { isMobileWidth } from '../src/app/useIsMobile';
+import { keepsLastAnswer } from '../src/lib/api/hooks';
 import { queryRetryDelay, shouldRetryQuery } from '../src/lib/api/retry';
 import {
   errorMessage,
@@ -126,6 +128,25 @@ describe('query retry policy (wire §2.7)', () => {
   });
   test('backoff 1 s, 2 s, 4 s', () => {
     expect([0, 1, 2].map(queryRetryDelay)).toEqual([1000, 2000, 4000]);
+  });
+});
+
+describe('a failed read keeps its last answer when the server is unreachable (issue 20)', () => {
+  const network = error({ type: 'serverError', id: CLIENT_ERROR_IDS.network });
+  const badGateway = error({ debugMessage: 'Unexpected error: status=502, body=' });
+  const answer = [{ id: 'child' }];
+  test.each([
+    ['network failure, online, with an answer', network, answer, false, true],
+    ['a proxy says 502, with an answer', badGateway, answer, false, true],
+    ['network failure, browser offline', network, answer, true, false],
+    ['network failure, nothing read yet', network, undefined, false, false],
+    ['a server error', error({ type: 'serverError' }), answer, false, false],
+    ['logged out', error({ type: 'loggedOut' }), answer, false, false],
+  ])('%s', (_case, failure, data, isOffline, keeps) => {
+    expect(keepsLastAnswer({ isError: true, data, error: failure }, isOffline)).toBe(keeps);
+  });
+  test('a read that did not fail is left as it is', () => {
+    expect(keepsLastAnswer({ isError: false, data: answer, error: null }, false)).toBe(false);
   });
 });
 

@@ -96,7 +96,7 @@ describe('the child page Keychains section', () => {
     expect(within(item).getByText('2 keys · Inactive 07:00–17:00, weekdays')).toBeInTheDocument();
 
     // the end must come after the start
-    fireEvent.change(within(item).getByLabelText('End time'), { target: { value: '06:00' } });
+    fireEvent.input(within(item).getByLabelText('End time'), { target: { value: '06:00' } });
     expect(within(item).getByRole('alert')).toHaveTextContent('End time must be after start time');
     expect(latest[0]?.schedule?.window.end).toEqual({ hour: 6, minute: 0 });
 

@@ -557,10 +557,10 @@ describe('child page Keychains section', () => {
 
     const games = screen.getByRole('listitem', { name: 'Games' });
     expect(within(games).getByText('1 key · Active 07:00–17:00, every day')).toBeInTheDocument();
-    fireEvent.change(within(games).getByLabelText('End time'), { target: { value: '06:00' } });
+    fireEvent.input(within(games).getByLabelText('End time'), { target: { value: '06:00' } });
     expect(within(games).getByRole('alert')).toHaveTextContent('End time must be after start time');
     expect(save).toBeDisabled();
-    fireEvent.change(within(games).getByLabelText('End time'), { target: { value: '15:30' } });
+    fireEvent.input(within(games).getByLabelText('End time'), { target: { value: '15:30' } });
     expect(save).toBeEnabled();
     await user.click(save);
 

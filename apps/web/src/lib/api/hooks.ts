@@ -17,6 +17,8 @@ import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { isTestMode } from '../env';
+import { isBrowserOffline } from '../online';
+import { isUnreachableError } from '../server-reachability';
 import { errorMessage, logoutPath } from '../errors';
 import { ERROR_TOAST_DURATION_MS, mutationToastText, type ToastSubject } from '../toast-wording';
 import { callDashboard } from './client';
@@ -87,7 +89,31 @@ export function useDashboardQuery<Op extends DashboardOperation>(
   useEffect(() => {
     redirectIfLoggedOut(query.error);
   }, [query.error, redirectIfLoggedOut]);
+  if (keepsLastAnswer(query)) {
+    return {
+      ...query,
+      status: 'success',
+      isSuccess: true,
+      isError: false,
+      isRefetchError: false,
+      error: null,
+    } as UseQueryResult<DashboardOutput<Op>, PqlError>;
+  }
   return query;
+}
+
+/**
+ * A read that has answered before and now fails because our server cannot be reached keeps its
+ * last answer on screen (issue 20): the banner says the server is unreachable and the statuses
+ * show as last known, rather than the page turning into an error while the parent reads it.
+ * Offline, and for any other error, the page shows the error.
+ */
+export function keepsLastAnswer(
+  query: { isError: boolean; data: unknown; error: PqlError | null },
+  isOffline: boolean = isBrowserOffline(),
+): boolean {
+  if (!query.isError || query.data === undefined || query.error === null) return false;
+  return !isOffline && isUnreachableError(query.error);
 }
 
 type MutationOptions = {
