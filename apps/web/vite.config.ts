@@ -67,6 +67,14 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     manifest: true,
     rolldownOptions: {
+      onwarn(warning, warn) {
+        // react-router uses React's useOptimistic when there is one; Preact has none, and
+        // react-router falls back to plain state
+        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) {
+          return;
+        }
+        warn(warning);
+      },
       output: {
         // issue 21: a route in a few files, not dozens (build/chunks.ts)
         codeSplitting: {
