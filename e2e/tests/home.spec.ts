@@ -237,3 +237,13 @@ test('the demo family’s security feed shows Mac and account events with locati
   await expect(page.getByRole('heading', { name: /Getting started/, level: 1 })).toBeVisible();
   await expectNoSidewaysScrollOnAPhone(page, 'guide', false);
 });
+
+test('the demo child’s page, with its week of activity, fits a phone', async ({ page }) => {
+  await logInAsDemo(page);
+  await page.goto(`${demoUrl}/children`);
+  await page.getByRole('article', { name: 'Sam' }).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { name: 'Sam', level: 1 })).toBeVisible();
+  // the hour chart's 24 labels once widened the page's grid column past the screen
+  await expect(page.getByRole('list', { name: 'Items by hour' })).toBeVisible();
+  await expectNoSidewaysScrollOnAPhone(page, 'child');
+});

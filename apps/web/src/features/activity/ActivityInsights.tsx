@@ -23,7 +23,8 @@ function Bars({
   showEveryLabel: boolean;
 }) {
   return (
-    <figure>
+    // min-w-0: 24 hour labels must not widen the page's grid column past a phone's screen
+    <figure className="min-w-0">
       <figcaption className="text-sm font-medium text-slate-700">{label}</figcaption>
       <ul
         aria-label={label}
