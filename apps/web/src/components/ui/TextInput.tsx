@@ -49,8 +49,16 @@ export function TextInput({
   const isPositiveInteger = type === 'positiveInteger';
 
   function handleChange(event: ChangeEvent<HTMLInputElement>) {
-    const next = event.target.value;
-    if (isPositiveInteger && !acceptsPositiveIntegerInput(next)) return;
+    const input = event.target;
+    const next = input.value;
+    if (isPositiveInteger && !acceptsPositiveIntegerInput(next)) {
+      // Refused: the field goes back to what the state holds, the caret where it was. Preact
+      // (apps/web/README.md) does not put a controlled value back by itself when nothing changed.
+      const caret = (input.selectionStart ?? next.length) - (next.length - value.length);
+      input.value = value;
+      input.setSelectionRange(caret, caret);
+      return;
+    }
     onChange(next);
   }
 
