@@ -2,10 +2,13 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { expect, test } from 'vitest';
+import type { RuleSchedule } from '@keyward/contract/shared';
+import { DEFAULT_ACTIVE_SCHEDULE, toggleDay, WEEKDAYS } from '@keyward/domain/schedule';
+import { ScheduleEditor } from '../src/components/ui/ScheduleEditor';
 import { TextInput } from '../src/components/ui/TextInput';
 
 // The dashboard renders through Preact (apps/web/README.md): a controlled field that refuses a
-// keystroke must show what its state holds, as it would under React.
+// change must show what its state holds, as it would under React.
 
 function MinutesField({ initial = '' }: { initial?: string }) {
   const [value, setValue] = useState(initial);
@@ -34,4 +37,38 @@ test('a number field refuses a letter as its first character', async () => {
   const field = screen.getByLabelText('Minutes') as HTMLInputElement;
   await user.type(field, 'b');
   expect(field.value).toBe('');
+});
+
+function Schedule() {
+  const [schedule, setSchedule] = useState<RuleSchedule>({
+    ...DEFAULT_ACTIVE_SCHEDULE,
+    days: Object.fromEntries(
+      WEEKDAYS.map((day) => [day, day === 'monday']),
+    ) as RuleSchedule['days'],
+  });
+  return (
+    <ScheduleEditor
+      schedule={schedule}
+      onModeChange={(mode) => setSchedule({ ...schedule, mode })}
+      onDayToggle={(day) => setSchedule(toggleDay(schedule, day))}
+      onWindowChange={(window) => setSchedule({ ...schedule, window })}
+    />
+  );
+}
+
+test('the last day of a schedule stays checked when clicked, for a screen reader too', async () => {
+  const user = userEvent.setup();
+  render(<Schedule />);
+  const monday = screen.getByRole('checkbox', { name: 'Monday' });
+  await user.click(monday);
+  expect(monday).toBeChecked();
+  await user.click(monday);
+  expect(monday).toBeChecked();
+  // another day can be added, and then Monday can go
+  const tuesday = screen.getByRole('checkbox', { name: 'Tuesday' });
+  await user.click(tuesday);
+  expect(tuesday).toBeChecked();
+  await user.click(monday);
+  expect(monday).not.toBeChecked();
+  expect(tuesday).toBeChecked();
 });
