@@ -260,6 +260,9 @@ async function start() {
   $('ask-button').addEventListener('click', () => void askForSite());
   $('suspend-button').addEventListener('click', () => void askToSuspend());
   $('try-again').addEventListener('click', () => void goToSite());
+  // the page's HTML shows both buttons disabled until a click can be heard (blocked.html)
+  $<HTMLButtonElement>('ask-button').disabled = false;
+  $<HTMLButtonElement>('suspend-button').disabled = false;
   await showParts();
 
   watchedUnlockIds = pageUrl ? (unlockRequestIds[pageUrl] ?? []) : [];

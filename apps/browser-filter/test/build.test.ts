@@ -50,3 +50,11 @@ test("the manifest's static ruleset is the compiler's STATIC_BLOCK_RULES", () =>
   );
   expect(file).toEqual(STATIC_BLOCK_RULES);
 });
+
+test("the block page's buttons start disabled (a click before blocked.ts listens would be lost)", () => {
+  // blocked.ts enables them once its listeners are on; the e2e tests click them
+  const html = readFileSync(join(import.meta.dirname, '..', 'static/blocked.html'), 'utf8');
+  for (const id of ['ask-button', 'suspend-button']) {
+    expect(html).toMatch(new RegExp(`<button[^>]*id="${id}"[^>]*\\bdisabled\\b`));
+  }
+});
