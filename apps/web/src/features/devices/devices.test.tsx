@@ -52,7 +52,8 @@ const DEVICES: FamilyDevice[] = [
     lastSeenAt: new Date(Date.now() - 3 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     pendingRequests: 1,
   },
-  {
+  // a browser has a Mac's shape, under its own kind
+  mac({
     kind: 'browser',
     id: '22334455-6677-4889-9aab-bccddeeff001',
     childId: LILY,
@@ -60,10 +61,9 @@ const DEVICES: FamilyDevice[] = [
     name: 'Chrome on ChromeOS',
     model: 'Chrome on ChromeOS',
     path: `/computers/${CHROMEBOOK}`,
-    status: { case: 'filterOn' },
     modelFamily: 'unknown',
     pendingRequests: 1,
-  },
+  }),
 ];
 
 function serve(devices: FamilyDevice[]) {
