@@ -18,8 +18,9 @@ import {
   rmSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules/.bin', name);
@@ -224,7 +225,23 @@ async function runVitest(ctx, workspace) {
     failures = 1;
     note = `vitest exited with code ${code}`;
   }
-  return { passed: json.numPassedTests ?? 0, failed: failures, skipped: false, note };
+  const failedTests = (json.testResults ?? []).flatMap((file) => {
+    const where = relative(root, file.name ?? '');
+    const failedOnes = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && failedOnes.length === 0) {
+      return [`${where}: ${firstLine(file.message) || 'did not run'}`];
+    }
+    return failedOnes.map((a) => `${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  });
+  return { passed: json.numPassedTests ?? 0, failed: failures, skipped: false, note, failedTests };
+}
+
+/** An error's first line, without terminal colours, short enough for a summary. */
+function firstLine(text) {
+  const line = stripVTControlCharacters(String(text ?? ''))
+    .split('\n')[0]
+    .trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 // --- end-to-end -------------------------------------------------------------------------------
@@ -285,7 +302,26 @@ async function runE2e(ctx) {
     failures = 1;
     note = `playwright exited with code ${code}`;
   }
-  return { passed: expected + flaky, failed: failures, skipped: false, note };
+  return {
+    passed: expected + flaky,
+    failed: failures,
+    skipped: false,
+    note,
+    failedTests: failedSpecs(json.suites ?? []),
+  };
+}
+
+/** `file › title: first line of the error` for each Playwright test that did not pass. */
+function failedSpecs(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => {
+        const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error;
+        return `${spec.file} › ${spec.title}: ${firstLine(error?.message)}`;
+      }),
+    ...failedSpecs(suite.suites ?? []),
+  ]);
 }
 
 // --- summary ----------------------------------------------------------------------------------
@@ -298,6 +334,7 @@ function printSummary() {
     const note = r.note ? `  (${r.note})` : '';
     const mark = r.failed ? '✗' : r.skipped ? '-' : '✓';
     console.log(`${mark} ${r.suite.padEnd(width)}  ${counts}  ${r.seconds}s${note}`);
+    for (const name of r.failedTests ?? []) console.log(`    ✗ ${name}`);
   }
   if (stopMessage) console.log(`\n${stopMessage}`);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);

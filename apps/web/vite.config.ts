@@ -120,6 +120,9 @@ export default defineConfig(({ command }) => ({
       },
     },
     setupFiles: ['./test/setup.ts'],
+    // A page test's first render waits for its lazy chunk, transformed on first import: several
+    // seconds on a loaded two-core CI machine (test/setup.ts gives Testing Library's queries 10 s).
+    testTimeout: 20_000,
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     restoreMocks: true,
   },

@@ -233,7 +233,7 @@ describe('Settings → Sign-in security', () => {
       'aria-valuenow',
       '40',
     );
-    const link = await screen.findByRole('link', { name: 'Download ZIP' }, { timeout: 3000 });
+    const link = await screen.findByRole('link', { name: 'Download ZIP' });
     expect(link).toHaveAttribute('href', expect.stringContaining(`/data-export/${EXPORT_ID}`));
   });
 });
