@@ -22,12 +22,15 @@ let script: string;
 
 beforeAll(async () => {
   outDir = mkdtempSync(path.join(tmpdir(), 'keyward-web-build-'));
+  // as `npm run build` does: vitest's NODE_ENV=test would bundle React's development build
+  vi.stubEnv('NODE_ENV', 'production');
   await build({
     root: webRoot,
     configFile: path.join(webRoot, 'vite.config.ts'),
     logLevel: 'silent',
     build: { outDir, emptyOutDir: true },
   });
+  vi.unstubAllEnvs();
   html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
   manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'));
   const inline = /<script>([\s\S]+?)<\/script>/.exec(html)?.[1];
@@ -194,5 +197,47 @@ describe('the built index.html (issue 21)', () => {
   test('the home page comes in a few files', () => {
     const files = closure([entryKey(), shellKey()]);
     expect(files.size).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('the dashboard runs on React itself (issue 30)', () => {
+  const root = path.resolve(webRoot, '../..');
+
+  test('the lockfile resolves react and react-dom to React 19, and nothing to Preact', () => {
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; resolved?: string; name?: string }>;
+    };
+    const entries = Object.entries(lock.packages);
+    const copies = (name: string) =>
+      entries.filter(
+        ([key]) => key === `node_modules/${name}` || key.endsWith(`/node_modules/${name}`),
+      );
+    for (const name of ['react', 'react-dom']) {
+      const found = copies(name);
+      expect(found.map(([key]) => key)).toEqual([`node_modules/${name}`]);
+      const [, entry] = found[0] as [string, { version?: string; name?: string }];
+      expect(entry.version).toMatch(/^19\.\d+\.\d+$/);
+      expect(entry.name ?? name).toBe(name); // an npm alias records the real package's name here
+    }
+    expect(entries.filter(([key]) => /(^|\/)(preact|@preact\/[^/]+)$/.test(key))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(manifest.overrides?.react).toBeUndefined();
+    expect(manifest.overrides?.['react-dom']).toBeUndefined();
+  });
+
+  test("the built entry carries React DOM's own renderer", () => {
+    const shipped = [...closure([entryKey()])]
+      .map((key) => readFileSync(path.join(outDir, chunk(key).file), 'utf8'))
+      .join('\n');
+    const { version } = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/react-dom/package.json'), 'utf8'),
+    ) as { version: string };
+    // React DOM introduces itself to React's devtools by its name and version
+    expect(shipped).toContain('__REACT_DEVTOOLS_GLOBAL_HOOK__');
+    expect(shipped).toMatch(new RegExp(`reconcilerVersion:\\s*[\`"']${version}[\`"']`));
+    expect(shipped).not.toContain('jsxDEV'); // React's production build, as `npm run build` ships
+    // Preact's options hooks and its devtools' global
+    expect(shipped).not.toContain('__PREACT_DEVTOOLS__');
+    expect(shipped).not.toMatch(/\b__[bdehHs]:/);
   });
 });

@@ -88,17 +88,52 @@ export function allowScripts(policy: string, sources: readonly string[]): string
     .join(';');
 }
 
-/** The inline-script hashes of index.html, read again only when the file changes (a new build). */
-function indexScriptHashes(indexFile: string) {
-  let cached: { mtimeMs: number; hashes: string[] } | undefined;
-  return async (): Promise<string[]> => {
-    const mtimeMs = statSync(indexFile, { throwIfNoEntry: false })?.mtimeMs;
-    if (mtimeMs === undefined) return [];
-    if (cached?.mtimeMs !== mtimeMs) {
-      cached = { mtimeMs, hashes: inlineScriptHashes(await readFile(indexFile, 'utf8')) };
-    }
-    return cached.hashes;
+/** A value read from a file of the build, read again only when the file changes (a new build). */
+function perBuild<T>(read: (text: string) => T, empty: T) {
+  const cached = new Map<string, { mtimeMs: number; value: T }>();
+  return async (file: string): Promise<T> => {
+    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return empty;
+    const hit = cached.get(file);
+    if (hit?.mtimeMs === mtimeMs) return hit.value;
+    const value = read(await readFile(file, 'utf8'));
+    cached.set(file, { mtimeMs, value });
+    return value;
   };
+}
+
+/** The inline-script hashes of a page of the build. */
+const pageScriptHashes = perBuild(inlineScriptHashes, []);
+
+/**
+ * Issue 30: the public pages the build rendered to HTML (apps/web/scripts/prerender.ts), by path:
+ * `{ "/login": "login.html" }` in `prerendered/pages.json`.
+ */
+const prerenderedPages = perBuild((text) => {
+  const pages = new Map<string, string>();
+  try {
+    for (const [pagePath, file] of Object.entries(JSON.parse(text) as Record<string, unknown>)) {
+      if (typeof file === 'string' && /^[a-z0-9-]+\.html$/.test(file)) pages.set(pagePath, file);
+    }
+  } catch {
+    // a broken manifest: every path gets index.html, as before there were prerendered pages
+  }
+  return pages;
+}, new Map<string, string>());
+
+/**
+ * The HTML file that answers a page request: the page's prerendered HTML for a bare GET of one of
+ * those paths (as a visitor without a session and without a query string sees it: the dashboard
+ * hydrates it only then, and renders anew otherwise), else index.html.
+ */
+async function pageFile(webDist: string, url: string): Promise<string> {
+  const indexFile = path.join(webDist, 'index.html');
+  if (url.includes('?')) return indexFile;
+  const prerendered = path.join(webDist, 'prerendered');
+  const file = (await prerenderedPages(path.join(prerendered, 'pages.json'))).get(url);
+  return file && existsSync(path.join(prerendered, file))
+    ? path.join(prerendered, file)
+    : indexFile;
 }
 
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
@@ -125,12 +160,14 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     });
   }
 
-  const indexFile = path.join(webDist, 'index.html');
-  const scriptHashes = indexScriptHashes(indexFile);
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const indexFile = await pageFile(webDist, request.url);
     const policy = reply.getHeader('content-security-policy');
     if (typeof policy === 'string') {
-      reply.header('content-security-policy', allowScripts(policy, await scriptHashes()));
+      reply.header(
+        'content-security-policy',
+        allowScripts(policy, await pageScriptHashes(indexFile)),
+      );
     }
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding && existsSync(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`)) {
