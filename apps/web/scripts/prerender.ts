@@ -7,7 +7,8 @@
 // The server answers those files to a bare GET of the path (apps/server/src/http/spa.ts), so the
 // email field of /login is in the first response; main.tsx hydrates it.
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -27,26 +28,38 @@ export function withPageHtml(indexHtml: string, pagePath: string, html: string):
   return `${indexHtml.slice(0, start)}<div id="root" class="h-full" ${attribute}>${html}${indexHtml.slice(end)}`;
 }
 
+/**
+ * Builds `entry` (a module of src/) for Node into `outDir`, whole: React and every library inside
+ * (the server loads dist/server/ from wherever the build is served), React's production build.
+ */
+export async function buildForNode(entry: string, outDir: string): Promise<void> {
+  await build({
+    root: webRoot,
+    configFile: path.join(webRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ssr: { noExternal: true },
+    build: {
+      ssr: entry,
+      outDir,
+      emptyOutDir: false,
+      minify: false,
+      copyPublicDir: false,
+      manifest: false,
+      // .mjs: an ES module wherever the build is copied (no package.json beside it)
+      rolldownOptions: { output: { codeSplitting: false, entryFileNames: '[name].mjs' } },
+    },
+  });
+}
+
 /** Builds src/prerender.tsx for Node and renders every public page: their HTML by path. */
 export async function renderPublicPages(): Promise<Record<string, string>> {
-  // inside the package, so that the bundle's imports of react and the rest resolve
-  const outDir = path.join(webRoot, `node_modules/.keyward-prerender-${process.pid}`);
+  const outDir = mkdtempSync(path.join(tmpdir(), 'keyward-prerender-'));
   try {
-    await build({
-      root: webRoot,
-      configFile: path.join(webRoot, 'vite.config.ts'),
-      logLevel: 'warn',
-      mode: 'production',
-      build: {
-        ssr: 'src/prerender.tsx',
-        outDir,
-        emptyOutDir: true,
-        minify: false,
-        rolldownOptions: { output: { codeSplitting: false } },
-      },
-    });
+    await buildForNode('src/prerender.tsx', outDir);
     const { renderPage, PRERENDERED_PATHS }: typeof import('../src/prerender.tsx') = await import(
-      pathToFileURL(path.join(outDir, 'prerender.js')).href
+      pathToFileURL(path.join(outDir, 'prerender.mjs')).href
     );
     const pages: Record<string, string> = {};
     for (const pagePath of PRERENDERED_PATHS) {
@@ -80,6 +93,11 @@ async function main() {
   writeFileSync(path.join(pagesDir, 'pages.json'), `${JSON.stringify(files, null, 2)}\n`);
   precompressDirectory(pagesDir);
   console.log(`prerendered ${Object.keys(files).join(', ')} into dist/prerendered/`);
+  // the signed-in pages' renderer, for the server (src/entry-server.tsx)
+  const serverDir = path.join(dist, 'server');
+  rmSync(serverDir, { recursive: true, force: true });
+  await buildForNode('src/entry-server.tsx', serverDir);
+  console.log("built the signed-in pages' renderer into dist/server/entry-server.mjs");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

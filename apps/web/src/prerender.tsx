@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { AppRoutes } from './app/App';
+import { RenderedRoutes } from './app/App';
 import { Providers } from './app/Providers';
 
 // Issue 30: the public pages are rendered to HTML at build time (scripts/prerender.mjs writes them
@@ -26,7 +26,7 @@ export async function renderPage(path: string): Promise<string> {
     <StrictMode>
       <Providers>
         <StaticRouter location={path}>
-          <AppRoutes />
+          <RenderedRoutes />
         </StaticRouter>
       </Providers>
     </StrictMode>,

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { COMPILE_EAGERLY } from '../build/chunks';
 import { HTML_READS_GLOBAL } from '../src/lib/api/early-fetch';
 import { ADMIN_TOKEN_KEY } from '../src/lib/session';
+import { RENDERED_META_NAME } from '@keyward/contract/page-render';
+import { RENDERED_META } from '../build/first-screen-preload';
 
 // Issue 21: the built index.html starts the first route's chunks itself, with no chain: the
 // entry's imports are modulepreloaded, the login form is in the entry, and a signed-in visit
@@ -65,7 +67,7 @@ const shellKey = () => Object.keys(manifest).find((key) => chunk(key).name === '
 const isBundlerRuntime = (key: string) => chunk(key).name === 'rolldown-runtime';
 
 /** Runs the first-screen script as a browser would on `pathname`; returns what it did. */
-function runScript(pathname: string, token?: string) {
+function runScript(pathname: string, token?: string, { isRendered = false } = {}) {
   const storage = (value?: string) => ({
     getItem: (key: string) => (key === ADMIN_TOKEN_KEY ? (value ?? null) : null),
   });
@@ -73,6 +75,9 @@ function runScript(pathname: string, token?: string) {
   const fetch = vi.fn((_url: string, _init?: RequestInit) => new Promise(() => {}));
   const window: Record<string, unknown> = {};
   const document = {
+    // issue 30: the server's meta in a page it rendered with its first reads
+    querySelector: (selector: string) =>
+      isRendered && selector === `meta[name="${RENDERED_META_NAME}"]` ? {} : null,
     createElement: () => ({ rel: '', href: '', crossOrigin: null }),
     head: { appendChild: (link: (typeof links)[number]) => links.push(link) },
   };
@@ -129,6 +134,16 @@ describe('the built index.html (issue 21)', () => {
     const children = runScript('/children', 'token-1');
     expect(children.links).toHaveLength(shellFiles.length);
     expect(children.fetch).not.toHaveBeenCalled();
+  });
+
+  test('on a page the server rendered with its reads, it preloads the shell and sends no read (issue 30)', () => {
+    expect(RENDERED_META).toBe(RENDERED_META_NAME);
+    const plain = runScript('/', 'token-1');
+    const rendered = runScript('/', 'token-1', { isRendered: true });
+    expect(rendered.fetch).not.toHaveBeenCalled();
+    expect(rendered.window[HTML_READS_GLOBAL]).toBeUndefined();
+    expect(rendered.links.map((link) => link.href)).toEqual(plain.links.map((link) => link.href));
+    expect(plain.fetch).toHaveBeenCalled();
   });
 
   test('the script is inline and comes before every stylesheet and script of the head', () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PqlFailure } from '../pairql/errors.ts';
+import type { SignedInPages } from './signed-in-page.ts';
 
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
 // answers index.html. API paths never fall back.
@@ -18,6 +19,7 @@ const API_PREFIXES = [
   '/weekly-report/',
   '/healthz',
   '/metrics',
+  '/session-cookie',
 ];
 
 export function isApiPath(url: string): boolean {
@@ -136,7 +138,11 @@ async function pageFile(webDist: string, url: string): Promise<string> {
     : indexFile;
 }
 
-export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDist: string,
+  signedInPages?: SignedInPages,
+): Promise<void> {
   if (existsSync(webDist)) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -145,6 +151,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       // The build writes `.br` and `.gz` copies of every text asset (apps/web/build/precompress.ts);
       // the copy the browser accepts is sent with its Content-Encoding, nothing is compressed live.
       preCompressed: true,
+      // the signed-in pages' renderer is the server's to run, not a file to download (issue 30)
+      allowedPath: (pathname) => !pathname.startsWith('/server/'),
       setHeaders(res, filePath) {
         const relative = path.relative(webDist, filePath).split(path.sep);
         if (relative[0] === 'assets') {
@@ -168,6 +176,22 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         'content-security-policy',
         allowScripts(policy, await pageScriptHashes(indexFile)),
       );
+    }
+    // issue 30: a signed-in page rendered here, with its first reads (http/signed-in-page.ts)
+    if (signedInPages && request.url === '/' && existsSync(indexFile)) {
+      const rendered = await signedInPages.render(
+        request,
+        reply,
+        await readFile(indexFile, 'utf8'),
+      );
+      if (rendered) {
+        return reply
+          .code(200)
+          .header('cache-control', 'private, no-store')
+          .header('vary', 'Cookie, Accept-Encoding')
+          .type('text/html; charset=utf-8')
+          .send(rendered);
+      }
     }
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding && existsSync(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`)) {

@@ -5,6 +5,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
 import { useState } from 'react';
+import { useRenderTime } from '../../app/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
 import { inboxItemsOf, useInbox } from '../inbox/api';
@@ -20,7 +21,9 @@ import { SetupDashboard } from './SetupDashboard';
  * The spec's three situations: the first child has no computer yet (setup), children with
  * computers (overview), no children (welcome). One call, DashboardWidgets, feeds all three.
  */
-export default function DashboardPage({ now = new Date() }: { now?: Date }) {
+export default function DashboardPage({ now: nowProp }: { now?: Date }) {
+  const renderTime = useRenderTime();
+  const now = nowProp ?? renderTime;
   const widgets = useDashboardWidgets();
   const devices = useFamilyDevices();
   const inbox = useInbox();
