@@ -1,4 +1,7 @@
-import { planUnlockRequests } from '@keyward/domain/request-flood';
+import { fitsPendingBudget, planUnlockRequests } from '@keyward/domain/request-flood';
+import type { Db } from '../db/database.ts';
+import { fromDbInt } from '../db/values.ts';
+import { tooManyRequests } from '../pairql/errors.ts';
 import { dialectOf } from '../db/database.ts';
 import { toDbTime } from '../db/values.ts';
 import { takeDeviceWriteBudget } from '../devices/write-budgets.ts';
@@ -56,6 +59,17 @@ export async function storeUnlockRequests(
       requests.map(target),
       newToken,
     );
+    // issue 31: what is stored is budgeted, not only calls; a batch that does not fit is refused
+    // whole (429), so the device keeps its requests and sends them again later
+    if (plan.toStore.length > 0) {
+      const waiting = await pendingCounts(trx, device);
+      if (!fitsPendingBudget(waiting, plan.toStore.length)) {
+        throw tooManyRequests(
+          PENDING_BUDGET_RETRY_SECONDS,
+          'Your parents have many requests from you to answer. Please wait for them before asking again.',
+        );
+      }
+    }
     const rows = plan.toStore.map((position) => ({
       id: plan.ids[position]!,
       computer_user_id: device.computerUserId,
@@ -86,4 +100,29 @@ export async function storeUnlockRequests(
     });
   }
   return ids;
+}
+
+/** A device asked past its stored budget hears to try again in this many seconds. */
+const PENDING_BUDGET_RETRY_SECONDS = 10 * 60;
+
+/** Pending unlock requests of the device and of its child (all its devices), from the index. */
+async function pendingCounts(
+  trx: Db,
+  device: { computerUserId: string; childId: string },
+): Promise<{ device: number; child: number }> {
+  const rows = await trx
+    .selectFrom('unlock_requests as ur')
+    .innerJoin('computer_users as cu', 'cu.id', 'ur.computer_user_id')
+    .select(['ur.computer_user_id', (eb) => eb.fn.countAll().as('n')])
+    .where('cu.child_id', '=', device.childId)
+    .where('ur.status', '=', 'pending')
+    .groupBy('ur.computer_user_id')
+    .execute();
+  let child = 0;
+  let own = 0;
+  for (const row of rows) {
+    child += fromDbInt(row.n);
+    if (row.computer_user_id === device.computerUserId) own = fromDbInt(row.n);
+  }
+  return { device: own, child };
 }
