@@ -187,8 +187,9 @@ describe('the polled reads stay bounded with 40,000 requests waiting', () => {
     expect(emmas.map((item) => item.createdAt)).toEqual(
       [...emmas.map((item) => item.createdAt)].sort().reverse(),
     );
+    // each device's requests are counted up to 1,000 (a device stores at most 500 since issue 31)
     expect(inbox.body.more).toEqual([
-      { childId, childName: 'Emma', count: 40_000 - PENDING_SHOWN_PER_CHILD },
+      { childId, childName: 'Emma', count: 2 * 1000 - PENDING_SHOWN_PER_CHILD, isAtLeast: true },
     ]);
 
     const widgets = await server.call('DashboardWidgets', undefined, { token: parent.token });
@@ -208,10 +209,27 @@ describe('the polled reads stay bounded with 40,000 requests waiting', () => {
       ]),
     );
     expect(pendingByDevice).toEqual({
-      [devices[0]!.computerUserId]: 20_000,
-      [devices[1]!.computerUserId]: 20_000,
+      [devices[0]!.computerUserId]: 1000,
+      [devices[1]!.computerUserId]: 1000,
       [noah.computerUserId]: 3,
     });
+
+    // below the ceiling the count is exact
+    await server.db
+      .updateTable('unlock_requests')
+      .set({ status: 'rejected' })
+      .where('computer_user_id', '=', devices[1]!.computerUserId)
+      .execute();
+    await server.db
+      .updateTable('unlock_requests')
+      .set({ status: 'rejected' })
+      .where('computer_user_id', '=', devices[0]!.computerUserId)
+      .where('created_at', '>=', toDbTime(new Date(start.getTime() + 300 * 1000)))
+      .execute();
+    const exact = await server.call('GetInbox', undefined, { token: parent.token });
+    expect(exact.body.more).toEqual([
+      { childId, childName: 'Emma', count: 300 - PENDING_SHOWN_PER_CHILD },
+    ]);
 
     // another family sees none of it
     const other = await server.signUpVerifiedParent();

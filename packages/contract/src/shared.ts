@@ -577,6 +577,7 @@ export const FamilyDevice = z.object({
   osVersion: z.string().optional(),
   appVersion: z.string().optional(),
   modelFamily: DeviceModelFamily.optional(),
+  /** waiting requests (issue 31: unlock requests counted up to 1,000 per device) */
   pendingRequests: z.number(),
 });
 export type FamilyDevice = z.infer<typeof FamilyDevice>;
@@ -614,7 +615,17 @@ export type InboxItem = z.infer<typeof InboxItem>;
  */
 export const InboxOutput = z.object({
   items: z.array(InboxItem),
-  more: z.array(z.object({ childId: Uuid, childName: z.string(), count: z.number() })).optional(),
+  more: z
+    .array(
+      z.object({
+        childId: Uuid,
+        childName: z.string(),
+        count: z.number(),
+        /** a device's requests are counted up to 1,000: there may be more */
+        isAtLeast: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
 });
 export type InboxOutput = z.infer<typeof InboxOutput>;
 

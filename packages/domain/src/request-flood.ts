@@ -122,6 +122,13 @@ export function fitsPendingBudget(
 export const PENDING_SHOWN_PER_CHILD = 25;
 
 /**
+ * A device's pending unlock requests are counted up to this many, so a count costs the same
+ * however many rows an older flood left (since the stored budget a device holds at most
+ * PENDING_UNLOCKS_PER_DEVICE, so every count of what it stored since is exact).
+ */
+export const PENDING_COUNTED_PER_DEVICE = 1000;
+
+/**
  * Each child's newest `perChild` items (newest first, ties by id) of items already listed newest
  * first per source, with how many of the child's `totals` were left out.
  */

@@ -1,11 +1,16 @@
 import type { DeviceKind, FamilyDevice, InboxItem, RequestStatus } from '@keyward/contract/shared';
-import { newestPerChild, PENDING_SHOWN_PER_CHILD } from '@keyward/domain/request-flood';
+import {
+  newestPerChild,
+  PENDING_COUNTED_PER_DEVICE,
+  PENDING_SHOWN_PER_CHILD,
+} from '@keyward/domain/request-flood';
 import { describeModel } from '@keyward/domain/device-models';
 import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
 import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
 import type { Db } from '../db/database.ts';
 import type { ComputerKind } from '../db/schema.ts';
 import { fromDbBool, fromDbInt, toDbJson, toDbTime } from '../db/values.ts';
+import { countPendingUnlocks } from '../requests/pending-counts.ts';
 import { unlockRequestTarget } from './resolved-requests.ts';
 import { computerUserStatuses } from './status.ts';
 
@@ -90,6 +95,8 @@ export interface PendingOfKind {
     childId: string;
     childName: string;
     count: number;
+    /** counted up to PENDING_COUNTED_PER_DEVICE: there may be more */
+    isAtLeast?: true;
   }[];
 }
 
@@ -201,13 +208,12 @@ const macSource: DeviceKindSource = {
     // Issue 31: how many wait on each device (from the index alone), and each device's newest
     // page, never every row a child sent
     const [unlockCounts, suspensionCounts] = await Promise.all([
-      db
-        .selectFrom('unlock_requests')
-        .select(['computer_user_id', (eb) => eb.fn.countAll().as('n')])
-        .where('computer_user_id', 'in', ids)
-        .where('status', '=', 'pending')
-        .groupBy('computer_user_id')
-        .execute(),
+      Promise.all(
+        ids.map(async (id) => ({
+          computer_user_id: id,
+          n: await countPendingUnlocks(db, id, PENDING_COUNTED_PER_DEVICE),
+        })),
+      ),
       db
         .selectFrom('mac_suspend_filter_requests')
         .select(['computer_user_id', (eb) => eb.fn.countAll().as('n')])
@@ -217,6 +223,11 @@ const macSource: DeviceKindSource = {
         .groupBy('computer_user_id')
         .execute(),
     ]);
+    const capped = new Set(
+      unlockCounts
+        .filter((row) => row.n >= PENDING_COUNTED_PER_DEVICE)
+        .map((row) => row.computer_user_id),
+    );
     const countOf = new Map<string, number>();
     for (const row of [...unlockCounts, ...suspensionCounts]) {
       countOf.set(
@@ -235,6 +246,7 @@ const macSource: DeviceKindSource = {
               childId: device.child_id,
               childName: device.child_name,
               count,
+              ...(capped.has(device.device_id) ? { isAtLeast: true as const } : {}),
             },
           ];
     });
@@ -575,8 +587,8 @@ export const newestFirst = (
 /** What waits for the parent (GetInbox): a page per child, newest first, and the rest counted. */
 export interface PendingPage {
   items: InboxItem[];
-  /** per child, the pending requests not among `items` */
-  more: { childId: string; childName: string; count: number }[];
+  /** per child, the pending requests not among `items` (at least, when a count stopped) */
+  more: { childId: string; childName: string; count: number; isAtLeast?: true }[];
 }
 
 /**
@@ -590,10 +602,12 @@ export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<P
   );
   const totals = new Map<string, number>();
   const names = new Map<string, string>();
+  const atLeast = new Set<string>();
   for (const { counts } of perKind) {
     for (const entry of counts) {
       totals.set(entry.childId, (totals.get(entry.childId) ?? 0) + entry.count);
       names.set(entry.childId, entry.childName);
+      if (entry.isAtLeast) atLeast.add(entry.childId);
     }
   }
   const { shown, more } = newestPerChild(
@@ -607,6 +621,7 @@ export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<P
       childId,
       childName: names.get(childId) ?? '',
       count,
+      ...(atLeast.has(childId) ? { isAtLeast: true as const } : {}),
     })),
   };
 }

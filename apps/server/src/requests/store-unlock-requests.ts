@@ -1,6 +1,10 @@
-import { fitsPendingBudget, planUnlockRequests } from '@keyward/domain/request-flood';
+import {
+  fitsPendingBudget,
+  PENDING_UNLOCKS_PER_CHILD,
+  PENDING_UNLOCKS_PER_DEVICE,
+  planUnlockRequests,
+} from '@keyward/domain/request-flood';
 import type { Db } from '../db/database.ts';
-import { fromDbInt } from '../db/values.ts';
 import { tooManyRequests } from '../pairql/errors.ts';
 import { dialectOf } from '../db/database.ts';
 import { toDbTime } from '../db/values.ts';
@@ -9,6 +13,7 @@ import type { RequestContext } from '../pairql/context.ts';
 import { newToken } from '../services/tokens.ts';
 import { lockDevice } from './device-lock.ts';
 import { notifyAboutChild } from './notify.ts';
+import { countChildPendingUnlocks, countPendingUnlocks } from './pending-counts.ts';
 
 // server-behaviour §4.3: a child's blocked requests, stored in one transaction with one comment,
 // then the parent is notified (§6.1) after the answer and grouped with the child's other requests
@@ -105,24 +110,16 @@ export async function storeUnlockRequests(
 /** A device asked past its stored budget hears to try again in this many seconds. */
 const PENDING_BUDGET_RETRY_SECONDS = 10 * 60;
 
-/** Pending unlock requests of the device and of its child (all its devices), from the index. */
+/**
+ * Pending unlock requests of the device and of its child (all its devices), from the index, each
+ * counted just past its budget (enough to decide).
+ */
 async function pendingCounts(
   trx: Db,
   device: { computerUserId: string; childId: string },
 ): Promise<{ device: number; child: number }> {
-  const rows = await trx
-    .selectFrom('unlock_requests as ur')
-    .innerJoin('computer_users as cu', 'cu.id', 'ur.computer_user_id')
-    .select(['ur.computer_user_id', (eb) => eb.fn.countAll().as('n')])
-    .where('cu.child_id', '=', device.childId)
-    .where('ur.status', '=', 'pending')
-    .groupBy('ur.computer_user_id')
-    .execute();
-  let child = 0;
-  let own = 0;
-  for (const row of rows) {
-    child += fromDbInt(row.n);
-    if (row.computer_user_id === device.computerUserId) own = fromDbInt(row.n);
-  }
-  return { device: own, child };
+  return {
+    device: await countPendingUnlocks(trx, device.computerUserId, PENDING_UNLOCKS_PER_DEVICE + 1),
+    child: await countChildPendingUnlocks(trx, device.childId, PENDING_UNLOCKS_PER_CHILD + 1),
+  };
 }

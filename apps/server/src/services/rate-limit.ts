@@ -143,9 +143,9 @@ export const RATE_LIMITS = {
   connectionCodeFailuresPerIp: { limit: 10, windowSeconds: 60 * 60 },
   /**
    * Issue 19: wrong connection codes from all addresses together, taken before a code is looked up,
-   * so no number of addresses gets more guesses evaluated; beyond it every ConnectUser and
-   * ConnectDevice is answered 429 until the window ends (at most 10 minutes). 180 guesses an hour
-   * find one of 10 outstanding codes with a chance of 1 in 500.
+   * so no number of addresses gets more guesses evaluated. Issue 31: beyond it a code is accepted
+   * only from the address that created it (devices/connection-codes.ts) until the window ends (at
+   * most 10 minutes); the arithmetic is in docs/flood-limits.md.
    */
   connectionCodeFailuresEverywhere: { limit: 30, windowSeconds: 10 * 60 },
   pendingAppConnectionPerParent: { limit: 20, windowSeconds: 60 * 60 },
@@ -219,4 +219,9 @@ export const CONNECTION_CODES = {
   outstandingPerFamily: 10,
   /** Outstanding codes of all families; beyond it a new code waits for one to be used (429). */
   outstandingEverywhere: 1000,
+  /**
+   * Issue 31: a used code is kept this long, so the same code sent again while its first use is
+   * in flight (a retrying device) is not counted as a wrong guess.
+   */
+  usedKeptSeconds: 2 * 60,
 } as const;

@@ -17,6 +17,7 @@ import {
   inboxViewReducer,
   initialInboxView,
   notListedOf,
+  notListedText,
   waitingItems,
 } from './inbox';
 
@@ -127,7 +128,7 @@ export function NeedsYou({
                 </ul>
                 {limit === undefined && notListedOf(more, group.childId) > 0 && (
                   <p className="mt-2 text-sm text-slate-500">
-                    And {notListedOf(more, group.childId)} more from {group.childName}.{' '}
+                    And {notListedText(more, group.childId)} more from {group.childName}.{' '}
                     <Link
                       to={`/children/${group.childId}/unlock-requests`}
                       className="font-semibold text-violet-700 hover:underline"

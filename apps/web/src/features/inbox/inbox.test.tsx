@@ -187,6 +187,13 @@ describe('/inbox', () => {
 });
 
 describe('home with requests the server only counted (issue 31)', () => {
+  test('a count the server stopped: "at least"', async () => {
+    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 1975, isAtLeast: true }]);
+    renderApp('/inbox');
+    const heading = await screen.findByRole('heading', { level: 1, name: /^Needs you/ });
+    expect(heading.closest('section')).toHaveTextContent('And at least 1975 more from Emma.');
+  });
+
   test('"And N more" counts them too', async () => {
     serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 10 }]);
     renderApp('/');

@@ -36,7 +36,13 @@ export function inboxPreview(
 }
 
 /** Issue 31: per child, how many waiting requests the server counted but did not list. */
-export type InboxMore = readonly { childId: string; childName: string; count: number }[];
+export type InboxMore = readonly {
+  childId: string;
+  childName: string;
+  count: number;
+  /** the server stopped counting: there may be more */
+  isAtLeast?: true;
+}[];
 
 /** Everything that waits: the listed items and the ones only counted. */
 export function waitingCount(items: readonly InboxItem[], more: InboxMore = []): number {
@@ -46,6 +52,13 @@ export function waitingCount(items: readonly InboxItem[], more: InboxMore = []):
 /** How many of the child's waiting requests are not listed (0 when every one is). */
 export function notListedOf(more: InboxMore, childId: string): number {
   return more.find((entry) => entry.childId === childId)?.count ?? 0;
+}
+
+/** "39975", or "at least 1975" when the server stopped counting. */
+export function notListedText(more: InboxMore, childId: string): string {
+  const entry = more.find((candidate) => candidate.childId === childId);
+  if (!entry) return '0';
+  return entry.isAtLeast ? `at least ${entry.count}` : String(entry.count);
 }
 
 /** `(3) Keyward`: the tab title counts what waits, so a background tab shows it. */
