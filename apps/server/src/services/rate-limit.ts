@@ -184,6 +184,13 @@ export const RATE_LIMITS = {
   /** Typed lines (CreateKeystrokeLines counts each line): two full 1,000-line batches a minute. */
   keystrokeLinesPerDevice: { limit: 2000, windowSeconds: 60 },
   keystrokeLinesPerChild: { limit: 4000, windowSeconds: 60 },
+  /**
+   * Issue 31: typed characters (UTF-16 units of the lines), since matching costs grow with them: a
+   * minute's worth of lines at 200 characters each. A line may hold 10,000, so lines alone let one
+   * batch take seconds of the request thread.
+   */
+  keystrokeCharactersPerDevice: { limit: 400_000, windowSeconds: 60 },
+  keystrokeCharactersPerChild: { limit: 800_000, windowSeconds: 60 },
 
   // Issue 19: parent notifications each notification method may send an hour (the account's
   // fallback email counts as one method); beyond it a message is not sent (the dashboard still
