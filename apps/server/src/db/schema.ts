@@ -462,6 +462,8 @@ export interface PushActionTokensTable {
   expires_at: Ts;
   used_at: Ts | null;
   created_at: Ts;
+  /** Issue 31: the phone (notification method) it was sent to; deleted with it. */
+  method_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface CoParentsTable {
   /** The person's id (what ParentContext.personId holds for a co-parent). */

@@ -7,6 +7,8 @@ import { columnTypes, type MigrationDb, type PortableMigration } from './types.t
 // - Finding 1: a browser's token (a computer of kind `browser`) no longer stands for a Mac: the
 //   PostgreSQL lookup of a Mac's token (keyward_mac_principal, migration 0015) reads Macs only,
 //   like the SQLite query in devices/device-auth.ts.
+// - Finding 4: a push action token names the notification method (phone) it was sent to, and is
+//   deleted with it (foreign key cascade), so removing a phone revokes its buttons.
 // - Finding 3: a connection code remembers the public address of the parent session that created
 //   it (a child's device at home usually shares it) and when it was used, so the same right code
 //   sent again while its first use is in flight is not counted as a wrong guess.
@@ -26,10 +28,25 @@ export const hardeningThreeMigration: PortableMigration = (dialect) => {
         .on('connection_codes')
         .column('creator_ip')
         .execute();
+      // Finding 4: a push notification's "Allow 15 minutes" / "Deny" token belongs to the phone
+      // (notification method) it was sent to, and goes with it
+      await db.schema
+        .alterTable('push_action_tokens')
+        .addColumn('method_id', t.id, (c) =>
+          c.references('notification_methods.id').onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('push_action_tokens_method_id_idx')
+        .on('push_action_tokens')
+        .column('method_id')
+        .execute();
       if (dialect === 'postgres') await macPrincipalFunction(db, true);
     },
     async down(db: MigrationDb) {
       if (dialect === 'postgres') await macPrincipalFunction(db, false);
+      await db.schema.dropIndex('push_action_tokens_method_id_idx').execute();
+      await db.schema.alterTable('push_action_tokens').dropColumn('method_id').execute();
       await db.schema.dropIndex('connection_codes_creator_ip_idx').execute();
       await db.schema.alterTable('connection_codes').dropColumn('used_at').execute();
       await db.schema.alterTable('connection_codes').dropColumn('creator_ip').execute();
