@@ -499,6 +499,8 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig({
+      // generous for whoever tries the demo; the seeding has its own budgets (seedDemo)
+      RATE_LIMIT_SCALE: '1000',
       ...process.env,
       DATA_DIR: process.env.DATA_DIR ?? './data/demo',
     });
