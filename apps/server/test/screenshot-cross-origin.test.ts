@@ -49,13 +49,14 @@ describe('a screenshot image', () => {
 
   test('and on no other: same-origin for another site, or when the page is unknown', async () => {
     const url = await storedScreenshot();
-    for (const headers of [
+    const pages: Record<string, string>[] = [
       { referer: 'https://evil.example.com/page' },
       { referer: `${FIRST}.evil.example.com/` },
       { origin: 'null' },
       { referer: 'not a url' },
       {},
-    ]) {
+    ];
+    for (const headers of pages) {
       const answer = await image(url, headers);
       expect(answer.statusCode).toBe(200);
       expect(answer.headers['cross-origin-resource-policy'], JSON.stringify(headers)).toBe(
