@@ -7,14 +7,16 @@ import { loadConfig } from '../src/config.ts';
 import { createDatabase, dialectOf, migrateToLatest } from '../src/db/database.ts';
 import { DEMO_EMAIL, seedDemo } from '../src/demo.ts';
 import type { OutgoingEmail } from '../src/services/mail.ts';
+import { createPostgresDatabase } from './harness.ts';
 
 // Issue 31, finding 4: `RATE_LIMIT_SCALE=1 npm run demo` failed while seeding with a 429 (the
 // seeding went through the public budgets). It now seeds on an app of its own with large budgets
 // and clears what it counted, so the demo's budgets start from nothing.
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'keyward-demo-'));
-// SQLite only: the seeding is the same on both (it goes through the public operations)
-const postgres = undefined as { url: string; drop(): Promise<void> } | undefined;
+const postgres = process.env.TEST_DATABASE_URL?.startsWith('postgres')
+  ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+  : undefined;
 const config = loadConfig({
   NODE_ENV: 'test',
   DATA_DIR: dataDir,
