@@ -118,6 +118,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     // The same answer as frame-ancestors 'none', for browsers that only read this header.
     xFrameOptions: { action: 'deny' },
+    // Issue 31: a dashboard page served by Keyward on one allowed origin names that origin (never
+    // a path) when it loads screenshots from an API on another, so they may load (http/cors.ts).
+    // Helmet's default, no-referrer, named nothing.
+    referrerPolicy: { policy: 'strict-origin' },
     // Local installs run on plain http://127.0.0.1.
     strictTransportSecurity: config.mode === 'production',
   });

@@ -63,7 +63,7 @@ export function uniqueEmail(prefix = 'parent'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 }
 
-async function createPostgresDatabase(baseUrl: string) {
+export async function createPostgresDatabase(baseUrl: string) {
   const name = `kw_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useRenderTime } from '../../app/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
-import { inboxItemsOf, useInbox } from '../inbox/api';
+import { inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
 import { HOME_INBOX_ITEMS } from '../inbox/inbox';
 import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
@@ -40,7 +40,13 @@ export default function DashboardPage({ now: nowProp }: { now?: Date }) {
   if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
   const inboxItems = inboxItemsOf(inbox.data);
   const needsYou = inboxItems && (
-    <NeedsYou items={inboxItems} now={now} limit={HOME_INBOX_ITEMS} hideWhenEmpty />
+    <NeedsYou
+      items={inboxItems}
+      more={inboxMoreOf(inbox.data)}
+      now={now}
+      limit={HOME_INBOX_ITEMS}
+      hideWhenEmpty
+    />
   );
   return (
     <>
