@@ -138,7 +138,7 @@ export interface ComputersTable {
   created_at: Ts;
   updated_at: Ts;
 }
-export type ComputerKind = 'mac' | 'browser';
+export type ComputerKind = 'mac' | 'browser' | 'dns';
 
 // §1.3 child side
 export interface ComputerUsersTable {
