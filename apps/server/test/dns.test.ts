@@ -1,7 +1,14 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import dnsPacket, { type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { generateCertificates } from '../src/dns/certificates.ts';
+import { framed } from '../src/dns/upstream.ts';
 import { addChild, addKey, addKeychain, assign, website } from './fixtures.ts';
 import { startFakeUpstream, type FakeUpstream } from './dns-fake-upstream.ts';
 import { createTestServer, type TestServer } from './harness.ts';
@@ -539,4 +546,133 @@ describe('DoT and DoH over TLS, with Debian clients', () => {
     );
     expect(viaDig.stdout.trim()).toMatch(/^192\.0\.2\.\d+$/);
   });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))(
+  'across instances (PostgreSQL NOTIFY)',
+  () => {
+    test("a parent's change on one instance reaches a device's answers on another within 2 s", async () => {
+      const other = await buildApp({ config: server.config, db: server.db, clock: server.clock });
+      try {
+        const { id, parent, childId } = await familyWithDevice();
+        const coding = await addKeychain(server, parent.adminId, { name: 'Coding' });
+        await addKey(server, coding, website('code.org'));
+        const ask = async () => {
+          const response = await other.inject({
+            method: 'POST',
+            url: `/dns-query/${id}`,
+            headers: { 'content-type': 'application/dns-message' },
+            payload: query('code.org'),
+          });
+          return data(dnsPacket.decode(response.rawPayload));
+        };
+        // the other instance has the policy cached
+        expect(await ask()).toEqual(['0.0.0.0']);
+        const changedAt = Date.now();
+        const toggled = await server.call(
+          'ToggleChildKeychain',
+          { childId, keychainId: coding },
+          { token: parent.token },
+        );
+        expect(toggled.status).toBe(200);
+        let answer = await ask();
+        while (answer[0] === '0.0.0.0' && Date.now() - changedAt < 2_000) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          answer = await ask();
+        }
+        expect(String(answer[0])).toMatch(/^192\.0\.2\./);
+        expect(Date.now() - changedAt).toBeLessThan(2_000);
+      } finally {
+        await other.close();
+      }
+    });
+  },
+);
+
+describe('DoT under attack and certificate renewal', () => {
+  let dir: string;
+  let tlsServer: TestServer;
+  let port: number;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'keyward-dns-cert-'));
+    await generateCertificates(dir, 'dns.localhost');
+    tlsServer = await createTestServer({
+      env: {
+        DNS_UPSTREAM: upstream.url,
+        DNS_DOT_PORT: '0',
+        DNS_TLS_CERT: path.join(dir, 'cert.pem'),
+        DNS_TLS_KEY: path.join(dir, 'key.pem'),
+      },
+    });
+    await tlsServer.app.ready();
+    port = tlsServer.app.dns.dotPort()!;
+  });
+  afterAll(async () => {
+    await tlsServer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function connect(servername: string, ca: Buffer) {
+    return new Promise<tls.TLSSocket>((resolve, reject) => {
+      const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () =>
+        resolve(socket),
+      );
+      socket.once('error', reject);
+    });
+  }
+
+  test('1,000 random and mutated frames over one connection: each answered, nothing crashes', async () => {
+    const { dotHostname } = await familyWithDevice(tlsServer);
+    const socket = await connect(dotHostname, readFileSync(path.join(dir, 'ca.pem')));
+    const seed = query('fuzz.wikipedia.org');
+    let state = 7;
+    const random = () => {
+      state = (state * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return state;
+    };
+    const frames: Buffer[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      frames.push(
+        i % 2 === 0
+          ? Buffer.from(seed.map((byte) => (random() % 8 === 0 ? random() & 0xff : byte)))
+          : Buffer.from(Array.from({ length: 1 + (random() % 80) }, () => random() & 0xff)),
+      );
+    }
+    let received = Buffer.alloc(0);
+    let answers = 0;
+    const allAnswered = new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        while (received.length >= 2 && received.length >= received.readUInt16BE(0) + 2) {
+          dnsPacket.decode(received.subarray(2, 2 + received.readUInt16BE(0)));
+          received = received.subarray(2 + received.readUInt16BE(0));
+          answers++;
+        }
+        if (answers === frames.length) resolve();
+      });
+    });
+    for (const frame of frames) socket.write(framed(frame));
+    await allAnswered;
+    expect(answers).toBe(1_000);
+    socket.destroy();
+  }, 60_000);
+
+  test('a renewed certificate is served without a restart', async () => {
+    const ca = readFileSync(path.join(dir, 'ca.pem'));
+    const first = await connect('x.dns.localhost', ca);
+    const before = first.getPeerCertificate().serialNumber;
+    first.destroy();
+    // a renewal writes new files in place
+    await generateCertificates(dir, 'dns.localhost');
+    const renewedCa = readFileSync(path.join(dir, 'ca.pem'));
+    const startedAt = Date.now();
+    let after = before;
+    while (after === before && Date.now() - startedAt < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const socket = await connect('x.dns.localhost', renewedCa).catch(() => undefined);
+      after = socket?.getPeerCertificate().serialNumber ?? before;
+      socket?.destroy();
+    }
+    expect(after).not.toBe(before);
+  }, 20_000);
 });
