@@ -142,6 +142,16 @@ describe('CreateDnsDevice', () => {
     expect(appleProfileUrl).toBeUndefined();
   });
 
+  test('the family sees it as a Keyward DNS device (GetFamilyDevices kind dns), named', async () => {
+    const { id, parent } = await familyWithDevice();
+    const devices = await server.call('GetFamilyDevices', undefined, { token: parent.token });
+    expect(devices.status).toBe(200);
+    const device = (devices.body as { kind: string; id: string; name: string }[]).find(
+      (entry) => entry.id === id,
+    );
+    expect(device).toMatchObject({ kind: 'dns', id, name: 'Ada’s phone' });
+  });
+
   test("another family's child is not found, and nothing is written", async () => {
     const { childId } = await familyWithDevice();
     const stranger = await server.signUpVerifiedParent();

@@ -537,7 +537,9 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 1 + 5 + 1);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(
+      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1,
+    );
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {

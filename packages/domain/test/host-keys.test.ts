@@ -12,7 +12,10 @@ import { isAllowed } from './dnr-evaluator.ts';
 
 const web = { type: 'webBrowsers' } as const;
 const every = { type: 'unrestricted' } as const;
-const oneApp = { type: 'single', single: { type: 'bundleId', bundleId: 'com.example.app' } } as const;
+const oneApp = {
+  type: 'single',
+  single: { type: 'bundleId', bundleId: 'com.example.app' },
+} as const;
 
 type Row = [key: SharedKey, host: string, allowed: boolean];
 
@@ -57,7 +60,11 @@ const TABLE: Row[] = [
   // keys that are not a host's, or for one app: never a name
   [{ type: 'domain', domain: 'example.com', scope: oneApp }, 'example.com', false],
   [{ type: 'anySubdomain', domain: 'example.com', scope: oneApp }, 'a.example.com', false],
-  [{ type: 'skeleton', scope: { type: 'bundleId', bundleId: 'com.example.app' } }, 'example.com', false],
+  [
+    { type: 'skeleton', scope: { type: 'bundleId', bundleId: 'com.example.app' } },
+    'example.com',
+    false,
+  ],
   [{ type: 'path', path: 'example.com/videos', scope: web }, 'example.com', false],
   [{ type: 'domain', domain: 'exa mple.com', scope: web }, 'mple.com', false],
   [{ type: 'domain', domain: 'example.com/path', scope: web }, 'example.com', false],
