@@ -56,9 +56,17 @@ export function domainKeyHosts(domain: string): string[] {
   return hosts;
 }
 
+const CANONICAL_HOST = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
+const NUMERIC_LABEL = /^(\d+|0x[0-9a-f]*)$/;
+
 /** A host as a canonical URL (and a DNS query) has it: lowercase, punycode; undefined if invalid. */
 export function asciiHost(domain: string): string | undefined {
   const lower = domain.trim().toLowerCase();
+  // the common case, already canonical: what the URL parser would give back unchanged (it
+  // rewrites only non-ASCII names and names whose last label is a number, as IPv4)
+  if (CANONICAL_HOST.test(lower) && !NUMERIC_LABEL.test(lower.slice(lower.lastIndexOf('.') + 1))) {
+    return lower;
+  }
   if (lower === '' || /[/:?#@\s*^|[\]\\]/.test(lower)) return undefined;
   try {
     const host = new URL(`http://${lower}/`).hostname;

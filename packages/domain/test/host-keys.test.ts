@@ -3,7 +3,7 @@ import type { SharedKey } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
 import { compileBrowserRules } from '../src/browser-rules.ts';
 import { compileDnsPolicy, decideDnsName } from '../src/dns-policy.ts';
-import { HostMatcher, hostHasDomainPattern, hostKeyPlan } from '../src/host-keys.ts';
+import { asciiHost, HostMatcher, hostHasDomainPattern, hostKeyPlan } from '../src/host-keys.ts';
 import { isAllowed } from './dnr-evaluator.ts';
 
 // Issue 33: one meaning of a key for a host name, shared by Keyward for Chrome's rule compiler and
@@ -102,6 +102,29 @@ describe('one key meaning for the browser compiler and DNS', () => {
     const key: SharedKey = { type: 'domain', domain: 'example.com', scope: web };
     expect(dnsAllows(key, 'WWW.Example.COM.')).toBe(true);
   });
+});
+
+test('asciiHost: the fast path gives what the URL parser gives', () => {
+  for (const domain of [
+    'example.com',
+    'a_b.example',
+    'x-1.y-2',
+    '123',
+    '1.2.3.4',
+    '0x7f.1',
+    'a.0x10',
+    'Bücher.de',
+    'a..b',
+  ]) {
+    let expected: string | undefined;
+    try {
+      const host = new URL(`http://${domain.toLowerCase()}/`).hostname;
+      expected = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host) ? host : undefined;
+    } catch {
+      expected = undefined;
+    }
+    expect(asciiHost(domain), domain).toBe(expected);
+  }
 });
 
 describe('HostMatcher', () => {

@@ -153,7 +153,7 @@ export function parseDnsConfig(
     upstreamCaFile: caRaw === undefined ? undefined : path.resolve(baseDir, caRaw),
     upstreamTimeoutMs: wholeNumber(env, 'DNS_UPSTREAM_TIMEOUT_MS', 2500, 50, 30_000),
     maxTtlSeconds: wholeNumber(env, 'DNS_MAX_TTL', 60, 0, 86_400),
-    queriesPerMinute: wholeNumber(env, 'DNS_QUERIES_PER_MINUTE', 1200, 1, 1_000_000),
+    queriesPerMinute: wholeNumber(env, 'DNS_QUERIES_PER_MINUTE', 1200, 1, 100_000_000),
     dotPort,
     dotDomain,
     tlsCertFile: certRaw === undefined ? undefined : path.resolve(baseDir, certRaw),
