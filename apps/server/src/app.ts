@@ -157,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     clock,
     push,
+    services,
     onQuery: (transport, outcome) => app.metrics.dnsQuery(transport, outcome),
   });
   await registerBilling(app, { db, config, clock, billing: services.billing });

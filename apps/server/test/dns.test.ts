@@ -415,6 +415,99 @@ describe('DoH at /dns-query/<device id>', () => {
   });
 });
 
+describe('the child asks from /ask/<device id>', () => {
+  const form = (fields: Record<string, string>) => ({
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+
+  test('blocked names are kept and listed; Ask for this is an unlock request of the device', async () => {
+    const { id, parent } = await familyWithDevice();
+    await doh(id, query('tiktok.com'));
+    await doh(id, query('tiktok.com', { type: 'AAAA' }));
+    await doh(id, query('games.example'));
+    // allowed and always-resolvable names are not "blocked"
+    await doh(id, query('khanacademy.org'));
+    await server.app.dns.blockedNames.flush();
+    const pageResponse = await server.app.inject({ method: 'GET', url: `/ask/${id}` });
+    expect(pageResponse.statusCode).toBe(200);
+    expect(pageResponse.headers['content-type']).toMatch(/text\/html/);
+    expect(pageResponse.body).toContain('<code>tiktok.com</code>');
+    expect(pageResponse.body).toContain('<code>games.example</code>');
+    expect(pageResponse.body).not.toContain('khanacademy.org');
+    const rows = await server.db
+      .selectFrom('dns_blocked_names')
+      .select(['name', 'count'])
+      .where('computer_user_id', '=', id)
+      .orderBy('name')
+      .execute();
+    expect(rows.map((row) => [row.name, Number(row.count)])).toEqual([
+      ['games.example', 1],
+      ['tiktok.com', 2],
+    ]);
+
+    const asked = await server.app.inject({
+      method: 'POST',
+      url: `/ask/${id}/unlock`,
+      ...form({ name: 'tiktok.com' }),
+    });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Asked for tiktok.com. Your parent will decide.');
+    const requests = await server.db
+      .selectFrom('unlock_requests')
+      .select(['hostname', 'status', 'app_bundle_id'])
+      .where('computer_user_id', '=', id)
+      .execute();
+    expect(requests).toEqual([
+      { hostname: 'tiktok.com', status: 'pending', app_bundle_id: 'dns:keyward' },
+    ]);
+    const inbox = await server.call('GetUnlockRequests', undefined, { token: parent.token });
+    expect(JSON.stringify(inbox.body)).toContain('tiktok.com');
+
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: `/ask/${id}/unlock`,
+      ...form({ name: '<script>' }),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).not.toContain('<script>');
+  });
+
+  test('Ask to turn the filter off: once the parent accepts, every name resolves on that device', async () => {
+    const { id, parent } = await familyWithDevice();
+    const asked = await server.app.inject({
+      method: 'POST',
+      url: `/ask/${id}/suspend`,
+      ...form({ minutes: '15' }),
+    });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Your parent will decide.');
+    const request = await server.db
+      .selectFrom('mac_suspend_filter_requests')
+      .select(['id', 'duration', 'status'])
+      .where('computer_user_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(request).toMatchObject({ duration: 900, status: 'pending' });
+    expect(data((await doh(id, query('tiktok.com'))).packet)).toEqual(['0.0.0.0']);
+    const decided = await server.call(
+      'DecideFilterSuspensionRequest',
+      { id: request.id, decision: { case: 'accepted', durationInSeconds: 900 } },
+      { token: parent.token },
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(String(data((await doh(id, query('tiktok.com'))).packet)[0])).toMatch(/^192\.0\.2\./);
+  });
+
+  test('an unknown device is a 404 page in words', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/ask/00000000-0000-4000-8000-000000000000',
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('not connected to Keyward');
+  });
+});
+
 describe('the query budget', () => {
   let small: TestServer;
   beforeAll(async () => {

@@ -140,6 +140,14 @@ export interface ComputersTable {
 }
 export type ComputerKind = 'mac' | 'browser' | 'dns';
 
+/** Issue 33: names Keyward DNS blocked on a device, kept 24 hours (dns/blocked-names.ts) */
+export interface DnsBlockedNamesTable {
+  computer_user_id: string;
+  name: string;
+  count: number;
+  last_at: Ts;
+}
+
 // §1.3 child side
 export interface ComputerUsersTable {
   id: string;
@@ -589,6 +597,7 @@ export interface Database {
   keys: KeysTable;
   children: ChildrenTable;
   computers: ComputersTable;
+  dns_blocked_names: DnsBlockedNamesTable;
   computer_users: ComputerUsersTable;
   mac_app_tokens: MacAppTokensTable;
   child_keychains: ChildKeychainsTable;

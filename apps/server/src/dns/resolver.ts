@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import { touchPresence } from '../devices/presence.ts';
 import type { Clock } from '../services/clock.ts';
 import type { PushHub } from '../services/push.ts';
+import type { BlockedNames } from './blocked-names.ts';
 import { AnswerCache, type CachedAnswer, cachedAnswerOf, cacheKey } from './answer-cache.ts';
 import type { DnsConfig } from './dns-config.ts';
 import { createDevicePolicies, DEVICE_ID, type DevicePolicies } from './device-policies.ts';
@@ -61,6 +62,8 @@ export interface DnsResolverOptions {
   /** the server's own names (PUBLIC_URL's host, the dashboard's): always resolvable */
   serverHosts: string[];
   onQuery?: (transport: DnsTransport, outcome: DnsOutcome) => void;
+  /** where blocked names are kept for the device's /ask page */
+  blockedNames?: BlockedNames;
   /** tests: another forwarder */
   forwarder?: Forwarder;
 }
@@ -216,6 +219,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     }
     const decision = decideDnsName(device.policy, name, now);
     if (decision.verdict === 'block') {
+      options.blockedNames?.note(device.deviceId, name, now);
       return done({ bytes: blockedResponse(query), ttl: BLOCKED_TTL_SECONDS, outcome: 'blocked' });
     }
     const { question } = query;

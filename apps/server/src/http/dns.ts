@@ -15,6 +15,9 @@ import { appleDnsProfile } from '../dns/apple-profile.ts';
 import { DEVICE_ID } from '../dns/device-policies.ts';
 import { dohUrlOf } from '../dns/device-urls.ts';
 import type { Clock } from '../services/clock.ts';
+import { type BlockedNames, createBlockedNames } from '../dns/blocked-names.ts';
+import type { Services } from '../pairql/context.ts';
+import { registerDnsAsk } from './dns-ask.ts';
 import type { PushHub } from '../services/push.ts';
 
 // Issue 33: Keyward DNS on the server (docs/dns.md): DoH (RFC 8484) at /dns-query/<device id> on
@@ -25,6 +28,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     dns: {
       resolver: DnsResolver;
+      blockedNames: BlockedNames;
       dotPort(): number | undefined;
       dohPort(): number | undefined;
     };
@@ -40,12 +44,15 @@ export interface DnsRoutesDeps {
   db: Db;
   clock: Clock;
   push: PushHub;
+  services: Services;
   onQuery?: (transport: DnsTransport, outcome: DnsOutcome) => void;
 }
 
 export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Promise<void> {
   const { config } = deps;
+  const blockedNames = createBlockedNames(deps.db, app.log);
   const resolver = createDnsResolver({
+    blockedNames,
     config: config.dns,
     db: deps.db,
     clock: deps.clock,
@@ -56,7 +63,14 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
   });
   let dot: DotServer | undefined;
   let doh: DohTlsServer | undefined;
-  app.decorate('dns', { resolver, dotPort: () => dot?.port(), dohPort: () => doh?.port() });
+  app.decorate('dns', {
+    resolver,
+    blockedNames,
+    dotPort: () => dot?.port(),
+    dohPort: () => doh?.port(),
+  });
+  // the child's page: blocked names, Ask for this, Ask to turn the filter off
+  await registerDnsAsk(app, { ...deps, blockedNames });
 
   const send = async (reply: FastifyReply, deviceId: string, bytes: Buffer) => {
     const answer = await resolver.answer(deviceId, bytes, 'doh');
@@ -194,5 +208,6 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
     await dot?.close();
     await doh?.close();
     resolver.close();
+    await blockedNames.close();
   });
 }
