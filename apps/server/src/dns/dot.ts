@@ -76,7 +76,13 @@ export async function startDotServer(options: {
           .answer(deviceId, Buffer.from(message), 'dot')
           .then(
             (answer) => {
-              if (!socket.destroyed) socket.write(framed(answer.bytes));
+              if (socket.destroyed) return;
+              try {
+                socket.write(framed(answer.bytes));
+              } catch (error) {
+                log.error({ err: error }, 'Keyward DNS: a DoT answer could not be framed');
+                socket.destroy();
+              }
             },
             (error: unknown) => {
               log.error({ err: error }, 'Keyward DNS: a DoT query failed');

@@ -16,6 +16,7 @@ import {
   encodeBareError,
   encodeResponse,
   errorResponse,
+  MAX_MESSAGE,
   type ParsedQuery,
   parseQuery,
   RCODE,
@@ -240,6 +241,10 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
       encoded = encodeResponse(query, forwarded);
     } catch {
       // an upstream record dns-packet cannot write back: as if the upstream had failed
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
+    if (encoded.length > MAX_MESSAGE) {
+      // more than a DoT frame can carry: as if the upstream had failed
       return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
     }
     return done({ bytes: encoded, ttl: minTtl(forwarded), outcome: cached ? 'cached' : 'allowed' });

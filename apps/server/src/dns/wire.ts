@@ -12,7 +12,8 @@ export const BLOCKED_TTL_SECONDS = 10;
 export const RESPONSE_PADDING_BLOCK = 468;
 
 const OPT_PADDING = 12;
-const QR = 1 << 15;
+/** the largest DNS message DoT's 2-octet length (and DoH, RFC 8484) can carry */
+export const MAX_MESSAGE = 65_535;
 
 export interface ParsedQuery {
   packet: Packet;
@@ -39,7 +40,8 @@ export function parseQuery(bytes: Buffer): QueryParse {
   }
   const flags = packet.flags ?? 0;
   const opcode = (flags >> 11) & 0xf;
-  if (flags & QR) return { ok: false, id, rcode: RCODE.FORMERR };
+  // dns-packet keeps the QR bit out of `flags`: it is `type`
+  if (packet.type === 'response') return { ok: false, id, rcode: RCODE.FORMERR };
   if (opcode !== 0) return { ok: false, id, rcode: RCODE.NOTIMP };
   const questions = packet.questions ?? [];
   const question = questions[0];
@@ -103,7 +105,8 @@ export function encodeResponse(query: ParsedQuery, sections: AnswerSections): Bu
   const unpadded = dnsPacket.encodingLength(packet) + 4;
   const length =
     (RESPONSE_PADDING_BLOCK - (unpadded % RESPONSE_PADDING_BLOCK)) % RESPONSE_PADDING_BLOCK;
-  opt.options.push({ code: OPT_PADDING, length });
+  // a message over a stream is at most 65,535 octets: a response that big goes unpadded
+  if (unpadded + length <= MAX_MESSAGE) opt.options.push({ code: OPT_PADDING, length });
   return dnsPacket.encode(packet);
 }
 
