@@ -355,6 +355,20 @@ describe('DoH at /dns-query/<device id>', () => {
     expect(rcode((await doh(id, query('after.wikipedia.org'))).packet)).toBe(0);
   });
 
+  test('a database that cannot be read gives SERVFAIL, not a 5xx', async () => {
+    const { id } = await familyWithDevice();
+    const policies = server.app.dns.resolver.policies;
+    const original = policies.get;
+    policies.get = () => Promise.reject(new Error('database down'));
+    try {
+      const { response, packet } = await doh(id, query('wikipedia.org'));
+      expect(response.statusCode).toBe(200);
+      expect(rcode(packet)).toBe(2);
+    } finally {
+      policies.get = original;
+    }
+  });
+
   test('NXDOMAIN from upstream passes through with its SOA', async () => {
     const { id, keychainId } = await familyWithDevice();
     await addKey(server, keychainId, website('missing.test'));

@@ -196,7 +196,14 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     const { query } = parsed;
     const id = deviceId?.toLowerCase();
     // a malformed id cannot be a device; a well-formed one takes the same lookup known or not
-    const device = id !== undefined && DEVICE_ID.test(id) ? await policies.get(id) : undefined;
+    let device: Awaited<ReturnType<DevicePolicies['get']>>;
+    try {
+      device = id !== undefined && DEVICE_ID.test(id) ? await policies.get(id) : undefined;
+    } catch (error) {
+      // the database is unreachable: the device cannot be told apart, so no answer but SERVFAIL
+      log.warn({ err: error }, 'Keyward DNS: could not read a device policy');
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
     if (!device) {
       return done({
         bytes: errorResponse(query, RCODE.REFUSED),
