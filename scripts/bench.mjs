@@ -15,6 +15,8 @@
 //                                      (bench-browser-rules.mjs; median of 20, target <= 100 ms)
 //   npm run bench -- --push            a child's suspension request → the push at a local push
 //                                      service, 20 times (bench-push.mjs)
+//   npm run bench -- --dns             Keyward DNS: policy compile time and memory, then DoT and
+//                                      DoH q/s and p50/p99 beside Debian's unbound (bench-dns.ts)
 //   npm run bench -- --alerts          alert matching: a batch of 100 typed lines against 5,000
 //                                      words and phrases (bench-alerts.ts; --runs N)
 //   npm run bench -- --inbox           GetInbox, DashboardWidgets and GetFamilyDevices with 40,000
@@ -74,6 +76,21 @@ if (args.has('--inbox')) {
   const run = spawnSync(
     process.execPath,
     ['--import', 'tsx', join(root, 'scripts/bench-inbox.ts'), ...process.argv.slice(2)],
+    { cwd: join(root, 'apps/server'), stdio: 'inherit' },
+  );
+  process.exit(run.status ?? 1);
+}
+if (args.has('--dns')) {
+  // Keyward DNS beside unbound, all on 127.0.0.1 (bench-dns.ts)
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(root, 'scripts/bench-dns.ts'),
+      ...process.argv.slice(2),
+    ],
     { cwd: join(root, 'apps/server'), stdio: 'inherit' },
   );
   process.exit(run.status ?? 1);

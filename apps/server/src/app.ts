@@ -19,6 +19,7 @@ import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerScreenshotRoutes } from './http/screenshots.ts';
 import { registerBrowserFilter } from './http/browser-filter.ts';
+import { registerDns } from './http/dns.ts';
 import { registerSignedInPages } from './http/signed-in-page.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
@@ -155,6 +156,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerPairQL(app, { db, config, clock, services, namespaces });
   await registerDeviceChannel(app, { db, clock, push });
   await registerBrowserFilter(app, { db, config, clock, services });
+  // issue 33: Keyward DNS (DoH here, DoT on its own port)
+  await registerDns(app, {
+    db,
+    config,
+    clock,
+    push,
+    services,
+    onQuery: (transport, outcome) => app.metrics.dnsQuery(transport, outcome),
+  });
   await registerBilling(app, { db, config, clock, billing: services.billing });
   await registerScreenshotRoutes(app, { db, clock, storage: services.storage });
   // issue 23: the one-tap decisions of a push notification (no session: an action token)

@@ -1,4 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
+import { type DnsConfig, DnsConfigError, parseDnsConfig } from './dns/dns-config.ts';
 import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,6 +85,8 @@ export interface Config {
    * (pairql/read-cache.ts); on by default under NODE_ENV=test, off otherwise.
    */
   readCacheVerify: boolean;
+  /** Issue 33: Keyward DNS (dns/dns-config.ts, docs/dns.md) */
+  dns: DnsConfig;
 }
 
 export interface StripeConfig {
@@ -406,6 +409,15 @@ function loadOrCreateSecrets(dataDir: string): { hmacKey: Buffer; encryptionKey:
   return { hmacKey, encryptionKey };
 }
 
+function parseDns(env: Env, mode: Mode, dataDir: string, baseDir: string): DnsConfig {
+  try {
+    return parseDnsConfig(env, mode, dataDir, baseDir);
+  } catch (error) {
+    if (error instanceof DnsConfigError) throw new ConfigError(error.variable, error.problem);
+    throw error;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = parseMode(env);
   const host = optional(env, 'HOST') ?? '127.0.0.1';
@@ -528,6 +540,7 @@ export function loadConfig(env: Env = process.env): Config {
       optional(env, 'READ_CACHE_VERIFY') === undefined
         ? mode === 'test'
         : parseFlag(env, 'READ_CACHE_VERIFY'),
+    dns: parseDns(env, mode, dataDir, baseDir),
     releases: {
       stable: parseVersion('RELEASE_STABLE', optional(env, 'RELEASE_STABLE')),
       beta: parseVersion('RELEASE_BETA', optional(env, 'RELEASE_BETA')),

@@ -146,6 +146,9 @@ const scenarios: Record<string, Scenario> = {
   CreatePendingAppConnection: async () => ({
     input: { userId: await addChild(server, alice.adminId) },
   }),
+  CreateDnsDevice: async () => ({
+    input: { childId: await addChild(server, alice.adminId), kind: 'android', name: 'Phone' },
+  }),
   CreatePendingNotificationMethod: async () => ({
     input: { case: 'email', email: `n-${newToken().slice(0, 6)}@example.com` },
   }),

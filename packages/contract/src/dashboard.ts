@@ -47,6 +47,10 @@ import {
 
 // The dashboard namespace: `POST /pairql/dashboard/{Op}` (wire-contract §5.1).
 
+/** Issue 33: what a Keyward DNS device is, for its setup steps (and the Apple profile). */
+export const DnsDeviceKind = z.enum(['android', 'ios', 'macos', 'windows', 'other']);
+export type DnsDeviceKind = z.infer<typeof DnsDeviceKind>;
+
 const LoginOutput = z.object({ adminId: Uuid, token: Uuid });
 
 const CheckoutSessionInput = inputObject({ stripeCheckoutSessionId: z.string() });
@@ -117,6 +121,24 @@ export const dashboard = {
     auth: 'parent',
     input: inputObject({ userId: Uuid }),
     output: z.object({ code: z.number() }),
+  },
+  /** Issue 33: a device filtered by Keyward DNS (a computer of kind `dns`), docs/dns.md */
+  CreateDnsDevice: {
+    auth: 'parent',
+    input: inputObject({
+      childId: Uuid,
+      kind: DnsDeviceKind,
+      name: z.string().trim().min(1).max(LIMITS.name),
+    }),
+    output: z.object({
+      id: Uuid,
+      /** the DoH template: https://<server>/dns-query/<id> */
+      dohUrl: z.string(),
+      /** Android's Private DNS hostname: <id>.<DNS_DOT_DOMAIN> */
+      dotHostname: z.string(),
+      /** ios and macos: the configuration profile (.mobileconfig) */
+      appleProfileUrl: z.string().optional(),
+    }),
   },
   CreatePendingNotificationMethod: {
     auth: 'parent',

@@ -555,7 +555,7 @@ export type DecideFilterSuspensionRequestInput = z.infer<typeof DecideFilterSusp
 
 /** The kinds of a child's device: a Mac (a computer user of a computer) and an iPhone or iPad. */
 /** A device as the parent sees it: a Mac, an iPhone or iPad, or a browser with Keyward for Chrome. */
-export const DeviceKind = z.enum(['mac', 'ios', 'browser']);
+export const DeviceKind = z.enum(['mac', 'ios', 'browser', 'dns']);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
 /**

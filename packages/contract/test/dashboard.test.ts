@@ -100,6 +100,15 @@ const examples: Examples = {
     output: { recoveryCodes: ['k7p2-9xq4-m3td', 'b8r5-2wvn-h6ce'] },
   },
   CreatePendingAppConnection: { input: { userId: ids.child }, output: { code: 482913 } },
+  CreateDnsDevice: {
+    input: { childId: ids.child, kind: 'ios', name: 'Ada’s iPhone' },
+    output: {
+      id: ids.child,
+      dohUrl: `https://keyward.example/dns-query/${ids.child}`,
+      dotHostname: `${ids.child}.dns.keyward.example`,
+      appleProfileUrl: `https://keyward.example/dns-profile/${ids.child}.mobileconfig`,
+    },
+  },
   CreatePendingNotificationMethod: {
     input: { case: 'text', phoneNumber: '+15555550123' },
     output: { methodId: ids.method },
@@ -501,7 +510,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -528,7 +537,9 @@ describe('dashboard operation table', () => {
       'StartPasskeyLogin',
       'VerifySignupEmail',
     ]);
-    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(44 + 9 + 4 + 2 + 1 + 1 + 5);
+    expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(
+      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1,
+    );
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
     const bareUuidInputs = dashboardOperationNames.filter((name) => {

@@ -4,6 +4,7 @@ import type {
   BrowserKey as WireBrowserKey,
 } from '@keyward/contract/browser';
 import type { PlainTimeWindow, SharedKey } from '@keyward/contract/shared';
+import { appliesToEveryApp, asciiHost, hostKeyPlan } from './host-keys.ts';
 import { keychainInForce } from './keychains-in-force.ts';
 import { isTimeInWindow, localDatePartsOf } from './schedule.ts';
 
@@ -235,8 +236,7 @@ export function compileBrowserRules(input: BrowserRulesInput): CompiledBrowserRu
 
 /** Only keys for every app or for web browsers reach a browser; app and skeleton keys do not. */
 export function appliesToBrowser(key: SharedKey): boolean {
-  if (key.type === 'skeleton') return false;
-  return key.scope.type === 'unrestricted' || key.scope.type === 'webBrowsers';
+  return appliesToEveryApp(key);
 }
 
 export function isInDowntime(window: PlainTimeWindow, now: Date, offset?: number): boolean {
@@ -432,57 +432,25 @@ function keyRules(keys: readonly WireBrowserKey[], budget: KeyRulesBudget) {
 }
 
 function planKey(key: SharedKey): KeyPlan {
-  switch (key.type) {
-    case 'domain': {
-      const domain = asciiHost(key.domain);
-      return domain
-        ? { kind: 'exactHosts', hosts: domainKeyHosts(domain) }
-        : { kind: 'unsupported' };
-    }
-    case 'anySubdomain': {
-      const domain = asciiHost(key.domain);
-      if (!domain) return { kind: 'unsupported' };
-      // requestDomains covers domain, www.domain and every other subdomain; a `www.` key also
-      // unlocks the bare domain, which is not a subdomain of it.
-      const exactHosts = domain.startsWith('www.') ? [domain.slice(4)] : [];
-      return { kind: 'subdomains', domain, exactHosts };
-    }
-    case 'ipAddress': {
-      const host = ipHost(key.ipAddress);
-      return host ? { kind: 'exactHosts', hosts: [host] } : { kind: 'unsupported' };
-    }
-    case 'domainRegex': {
-      const pattern = key.pattern.toLowerCase();
-      if (!/^[a-z0-9.*_-]+$/.test(pattern)) return { kind: 'unsupported' };
-      return { kind: 'regex', regexFilter: domainRegexFilter(pattern) };
-    }
-    case 'path':
-      return planPathKey(key.path);
-    case 'skeleton':
+  if (key.type === 'ipAddress') {
+    const host = ipHost(key.ipAddress);
+    return host ? { kind: 'exactHosts', hosts: [host] } : { kind: 'unsupported' };
+  }
+  if (key.type === 'path') return planPathKey(key.path);
+  // domain, anySubdomain and domainRegex: the host meaning shared with Keyward DNS (host-keys.ts)
+  const plan = hostKeyPlan(key);
+  switch (plan.kind) {
+    case 'exactHosts':
+    case 'subdomains':
+      return plan;
+    case 'domainPattern':
+      return { kind: 'regex', regexFilter: domainRegexFilter(plan.pattern) };
+    default:
       return { kind: 'unsupported' };
   }
 }
 
-/** The hosts a `domain` key unlocks: domain, www.domain, and domain without its `www.`. */
-export function domainKeyHosts(domain: string): string[] {
-  const hosts = [domain, `www.${domain}`];
-  if (domain.startsWith('www.') && domain.length > 4) hosts.push(domain.slice(4));
-  return hosts;
-}
-
-/** A host as the browser's canonical URL has it (lowercase, punycode); undefined when invalid. */
-function asciiHost(domain: string): string | undefined {
-  const lower = domain.trim().toLowerCase();
-  if (lower === '' || /[/:?#@\s*^|[\]\\]/.test(lower)) return undefined;
-  try {
-    const host = new URL(`http://${lower}/`).hostname;
-    // Chrome refuses a whole rule update over one odd domain: empty labels never reach it.
-    const isHostname = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host);
-    return isHostname ? host : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { asciiHost, domainKeyHosts } from './host-keys.ts';
 
 /** An IP address as it appears in a canonical URL: `1.2.3.4`, `[2001:db8::1]`. */
 export function ipHost(ipAddress: string): string | undefined {

@@ -126,9 +126,29 @@ export function browserModelTitle(modelIdentifier: string): string | undefined {
   return `${browser} on ${BROWSER_PLATFORMS[platform ?? ''] ?? 'a computer'}`;
 }
 
+const DNS_KINDS: Readonly<Record<string, string>> = {
+  android: 'Android phone or tablet',
+  ios: 'iPhone or iPad',
+  macos: 'Mac',
+  windows: 'Windows computer',
+  other: 'device',
+};
+
+/** Issue 33: a device filtered by Keyward DNS is a computer whose model identifier is `dns:<kind>`. */
+export function dnsModelIdentifier(kind: string): string {
+  return `dns:${kind}`;
+}
+
+/** "Android phone or tablet (Keyward DNS)"; undefined for any other identifier. */
+export function dnsModelTitle(modelIdentifier: string): string | undefined {
+  const match = /^dns:(\w+)$/.exec(modelIdentifier.trim());
+  if (!match) return undefined;
+  return `${DNS_KINDS[match[1] ?? ''] ?? 'device'} (Keyward DNS)`;
+}
+
 export function describeModel(modelIdentifier: string): DeviceModel {
   const known = MODELS_BY_IDENTIFIER.get(modelIdentifier.trim());
   if (known) return known;
-  const browser = browserModelTitle(modelIdentifier);
-  return { family: 'unknown', title: browser ?? modelIdentifier };
+  const named = browserModelTitle(modelIdentifier) ?? dnsModelTitle(modelIdentifier);
+  return { family: 'unknown', title: named ?? modelIdentifier };
 }

@@ -33,6 +33,10 @@ describe('describeModel', () => {
     ['browser:Chrome:chromeOS', 'unknown', 'Chrome on ChromeOS'],
     ['browser:Brave:other', 'unknown', 'Brave on a computer'],
     ['browser:Chrome', 'unknown', 'browser:Chrome'],
+    ['dns:android', 'unknown', 'Android phone or tablet (Keyward DNS)'],
+    ['dns:ios', 'unknown', 'iPhone or iPad (Keyward DNS)'],
+    ['dns:other', 'unknown', 'device (Keyward DNS)'],
+    ['dns:fridge', 'unknown', 'device (Keyward DNS)'],
   ])('%j → %s %j', (identifier, family, title) => {
     expect(describeModel(identifier)).toEqual({ family, title });
   });

@@ -358,6 +358,12 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     childId: (input) => input.userId,
     describe: () => 'created a code to connect a computer',
   },
+  CreateDnsDevice: {
+    entityType: 'child',
+    entityId: (input) => input.childId,
+    childId: (input) => input.childId,
+    describe: (input) => `connected a device to Keyward DNS: ${input.name}`,
+  },
   CreatePendingNotificationMethod: {
     entityType: 'pendingNotificationMethod',
     entityId: (_input, output) => (output as { methodId?: string } | undefined)?.methodId,

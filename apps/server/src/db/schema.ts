@@ -138,7 +138,15 @@ export interface ComputersTable {
   created_at: Ts;
   updated_at: Ts;
 }
-export type ComputerKind = 'mac' | 'browser';
+export type ComputerKind = 'mac' | 'browser' | 'dns';
+
+/** Issue 33: names Keyward DNS blocked on a device, kept 24 hours (dns/blocked-names.ts) */
+export interface DnsBlockedNamesTable {
+  computer_user_id: string;
+  name: string;
+  count: number;
+  last_at: Ts;
+}
 
 // §1.3 child side
 export interface ComputerUsersTable {
@@ -595,6 +603,7 @@ export interface Database {
   keys: KeysTable;
   children: ChildrenTable;
   computers: ComputersTable;
+  dns_blocked_names: DnsBlockedNamesTable;
   computer_users: ComputerUsersTable;
   mac_app_tokens: MacAppTokensTable;
   child_keychains: ChildKeychainsTable;

@@ -133,11 +133,12 @@ function optionalComment(comment: string | null): { requestComment?: string } {
 
 // ---- Macs: one device per computer user (a child on a computer) ----
 // A browser with Keyward for Chrome is stored as a computer of kind `browser` with one computer
-// user (issue 22), so this source lists it and its requests too; the parent sees it as a browser.
+// user (issue 22), and a Keyward DNS device as one of kind `dns` (issue 33), so this source lists
+// them and their requests too; the parent sees each as what it is.
 
 /** What the parent sees a computer as. */
-function computerDeviceKind(kind: ComputerKind): 'mac' | 'browser' {
-  return kind === 'browser' ? 'browser' : 'mac';
+function computerDeviceKind(kind: ComputerKind): 'mac' | 'browser' | 'dns' {
+  return kind === 'browser' || kind === 'dns' ? kind : 'mac';
 }
 
 const macSource: DeviceKindSource = {

@@ -11,6 +11,9 @@ import type { Db } from '../db/database.ts';
 //   keyward_errors_total{type}                            error answers by type (badRequest, notFound…)
 //   keyward_device_channels_open                          push channels held by this instance
 //   keyward_device_messages_total                         heartbeats and states handled on them
+//   keyward_dns_queries_total{transport,outcome}          Keyward DNS queries answered (issue 33):
+//                                                         allowed, cached, blocked, refusedUnknown,
+//                                                         refusedBudget (a flood), formerr, notimp, servfail
 //   keyward_job_runs_total{job,outcome}                   scheduled job runs on this instance
 //   keyward_job_runs_recorded{job}                        job runs claimed in job_runs (all instances)
 //   process_* / nodejs_*                                  prom-client's default process metrics
@@ -22,6 +25,8 @@ export interface Metrics {
   jobRun(job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number): void;
   /** A device message (heartbeat, state, ping) handled on a push channel. */
   deviceMessage(): void;
+  /** Issue 33: a Keyward DNS query answered, by transport (doh, dot) and outcome. */
+  dnsQuery(transport: string, outcome: string): void;
 }
 
 declare module 'fastify' {
@@ -43,7 +48,7 @@ type Timed = FastifyRequest & { [started]?: bigint };
 
 export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
   if (!deps.enabled) {
-    app.decorate('metrics', { jobRun() {}, deviceMessage() {} } satisfies Metrics);
+    app.decorate('metrics', { jobRun() {}, deviceMessage() {}, dnsQuery() {} } satisfies Metrics);
     return;
   }
   const registry = new Registry();
@@ -79,6 +84,12 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
   const deviceMessages = new Counter({
     name: 'keyward_device_messages_total',
     help: 'Device messages (heartbeats, filter states, pings) handled on push channels',
+    registers: [registry],
+  });
+  const dnsQueries = new Counter({
+    name: 'keyward_dns_queries_total',
+    help: 'Keyward DNS queries answered, by transport and outcome',
+    labelNames: ['transport', 'outcome'] as const,
     registers: [registry],
   });
   const jobRuns = new Counter({
@@ -118,6 +129,9 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     deviceMessage() {
       deviceMessages.inc();
     },
+    dnsQuery(transport, outcome) {
+      dnsQueries.inc({ transport, outcome });
+    },
   } satisfies Metrics);
 
   const labelsOf = (request: FastifyRequest) => {
@@ -129,6 +143,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): void {
       return { namespace, operation: deps.operations[namespace]?.has(op) ? op : 'unknown' };
     }
     if (route === '/macos-app/channel') return { namespace: 'macos-app', operation: 'channel' };
+    if (route === '/dns-query/:deviceId') return { namespace: 'dns', operation: 'doh' };
     if (route === '/healthz' || route === '/metrics')
       return { namespace: 'http', operation: route };
     return { namespace: 'http', operation: route.startsWith('/pairql/') ? 'unknown' : 'static' };

@@ -201,6 +201,8 @@ export const RATE_LIMITS = {
    */
   connectionCodeFailuresEverywhere: { limit: 30, windowSeconds: 10 * 60 },
   pendingAppConnectionPerParent: { limit: 20, windowSeconds: 60 * 60 },
+  /** Issue 33: DNS devices a family connects (each a computer row) */
+  dnsDevicePerParent: { limit: 20, windowSeconds: 60 * 60 },
   pendingNotificationMethodPerParent: { limit: 5, windowSeconds: 60 * 60 },
   confirmNotificationMethodPerParent: { limit: 10, windowSeconds: 60 * 60 },
   /** Wrong authenticator or recovery codes (issue 12): per sign-in challenge and per person. */

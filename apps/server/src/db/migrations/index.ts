@@ -14,6 +14,7 @@ import { activityAlertsMigration } from './0019_activity_alerts.ts';
 import { pushNotificationsMigration } from './0020_push_notifications.ts';
 import { browserDevicesMigration } from './0021_browser_devices.ts';
 import { hardeningThreeMigration } from './0022_hardening_three.ts';
+import { dnsBlockedNamesMigration } from './0023_dns_blocked_names.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -34,6 +35,7 @@ const migrations: Record<string, PortableMigration> = {
   '0020_push_notifications': pushNotificationsMigration,
   '0021_browser_devices': browserDevicesMigration,
   '0022_hardening_three': hardeningThreeMigration,
+  '0023_dns_blocked_names': dnsBlockedNamesMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

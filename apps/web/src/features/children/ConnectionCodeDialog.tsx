@@ -1,3 +1,4 @@
+import type { DnsDeviceKind } from '@keyward/contract/dashboard';
 import type { UserDevice } from '@keyward/contract/shared';
 import { CheckCircleIcon, ComputerDesktopIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,8 @@ import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { useIosDevices } from '../ios-devices/api';
 import { useChild, useCreateConnectionCode } from './api';
+import { DnsDeviceSetup } from './DnsDeviceSetup';
+import { DNS_DEVICE_KINDS } from './dns-setup';
 
 /** How often the open dialog asks whether the computer has connected. */
 export const CONNECTION_POLL_MS = 2000;
@@ -16,8 +19,8 @@ export const CONNECTION_POLL_MS = 2000;
 /** Where the server serves Keyward for Chrome, with its own address filled in (issue 22). */
 export const CHROME_DOWNLOAD_PATH = '/downloads/keyward-chrome.zip';
 
-/** The kinds of device one code connects; the parent picks one to read its steps. */
-export type ConnectTarget = 'mac' | 'ios' | 'chrome';
+/** The kinds of device one code connects, and (issue 33) the Keyward DNS kinds, which need none. */
+export type ConnectTarget = 'mac' | 'ios' | 'chrome' | `dns:${DnsDeviceKind}`;
 
 const TARGETS: readonly { value: ConnectTarget; label: string }[] = [
   { value: 'mac', label: 'Mac' },
@@ -25,9 +28,22 @@ const TARGETS: readonly { value: ConnectTarget; label: string }[] = [
   { value: 'chrome', label: 'Chrome browser' },
 ];
 
+const DNS_TARGETS: readonly { value: ConnectTarget; label: string }[] = DNS_DEVICE_KINDS.map(
+  (entry) => ({ value: `dns:${entry.kind}` as const, label: entry.label }),
+);
+
+function dnsKindOf(target: ConnectTarget): DnsDeviceKind | undefined {
+  return target.startsWith('dns:') ? (target.slice(4) as DnsDeviceKind) : undefined;
+}
+
 /** True for a browser with Keyward for Chrome (its model identifier is `browser:…`). */
 export function isBrowserDevice(device: Pick<UserDevice, 'modelIdentifier'>): boolean {
   return device.modelIdentifier.startsWith('browser:');
+}
+
+/** True for a device filtered by Keyward DNS (its model identifier is `dns:…`, issue 33). */
+export function isDnsDevice(device: Pick<UserDevice, 'modelIdentifier'>): boolean {
+  return device.modelIdentifier.startsWith('dns:');
 }
 
 type CodeRequest =
@@ -69,7 +85,10 @@ function ConnectionCodeDialogContent({
   const isWaiting = knownIds !== null;
   const child = useChild(childId, { refetchInterval: isWaiting ? CONNECTION_POLL_MS : false });
   const connected: UserDevice | undefined = knownIds
-    ? child.data?.devices.find((device) => !knownIds.includes(device.id))
+    ? child.data?.devices.find(
+        // a Keyward DNS device created in this dialog is not the code's connection
+        (device) => !knownIds.includes(device.id) && !isDnsDevice(device),
+      )
     : undefined;
   const knownIosIds = request.status === 'succeeded' ? request.knownIosDeviceIds : null;
   const iosDevices = useIosDevices({
@@ -203,41 +222,84 @@ function ConnectionCodeDialogContent({
         <div className="space-y-4">
           <fieldset>
             <legend className="text-sm font-medium text-slate-900">What are you connecting?</legend>
-            <div className="mt-2 flex flex-wrap gap-2">
-              {TARGETS.map((option) => (
-                <label
-                  key={option.value}
-                  className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm has-[:checked]:border-violet-600 has-[:checked]:bg-violet-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-violet-500"
-                >
-                  <input
-                    type="radio"
-                    name="connect-target"
-                    value={option.value}
-                    checked={target === option.value}
-                    onChange={() => setTarget(option.value)}
-                    className="h-4 w-4 accent-violet-600"
-                  />
-                  {option.label}
-                </label>
-              ))}
-            </div>
+            <TargetChoices options={TARGETS} target={target} onChange={setTarget} />
+            <p className="mt-3 text-xs text-slate-600">
+              Or, with no app, through encrypted DNS (Keyward DNS):
+            </p>
+            <TargetChoices options={DNS_TARGETS} target={target} onChange={setTarget} />
           </fieldset>
-          <ConnectSteps target={target} childName={childName} />
-          <div className="rounded-xl bg-violet-50 py-4 text-center">
-            <p className="text-xs font-semibold tracking-wide text-violet-700 uppercase">
-              Connection code
-            </p>
-            <p className="mt-1 pl-[0.3em] font-mono text-4xl font-bold tracking-[0.3em] text-violet-800 sm:text-5xl">
-              {String(request.code).padStart(6, '0')}
-            </p>
-          </div>
-          <p className="text-xs text-slate-500">
-            One code connects one device. It works once and expires in an hour.
-          </p>
-          <Spinner className="h-4 w-4" label="Waiting for the device to connect..." />
+          {dnsKindOf(target) ? (
+            <DnsDeviceSetup
+              key={target}
+              childId={childId}
+              childName={childName}
+              kind={dnsKindOf(target) as DnsDeviceKind}
+            />
+          ) : (
+            <CodeSteps target={target} childName={childName} code={request.code} />
+          )}
         </div>
       )}
     </Modal>
+  );
+}
+
+function TargetChoices({
+  options,
+  target,
+  onChange,
+}: {
+  options: readonly { value: ConnectTarget; label: string }[];
+  target: ConnectTarget;
+  onChange: (target: ConnectTarget) => void;
+}) {
+  return (
+    <div className="mt-2 flex flex-wrap gap-2">
+      {options.map((option) => (
+        <label
+          key={option.value}
+          className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm has-[:checked]:border-violet-600 has-[:checked]:bg-violet-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-violet-500"
+        >
+          <input
+            type="radio"
+            name="connect-target"
+            value={option.value}
+            checked={target === option.value}
+            onChange={() => onChange(option.value)}
+            className="h-4 w-4 accent-violet-600"
+          />
+          {option.label}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function CodeSteps({
+  target,
+  childName,
+  code,
+}: {
+  target: ConnectTarget;
+  childName: string;
+  code: number;
+}) {
+  return (
+    <>
+      <ConnectSteps target={target} childName={childName} />
+      <div className="rounded-xl bg-violet-50 py-4 text-center">
+        <p className="text-xs font-semibold tracking-wide text-violet-700 uppercase">
+          Connection code
+        </p>
+        <p className="mt-1 pl-[0.3em] font-mono text-4xl font-bold tracking-[0.3em] text-violet-800 sm:text-5xl">
+          {String(code).padStart(6, '0')}
+        </p>
+      </div>
+      <p className="text-xs text-slate-500">
+        One code connects one device. It works once and expires in an hour.
+      </p>
+      <Spinner className="h-4 w-4" label="Waiting for the device to connect..." />
+    </>
   );
 }
 
@@ -252,7 +314,7 @@ function ConnectSteps({ target, childName }: { target: ConnectTarget; childName:
       return (
         <p>Open the Keyward app on {childName}'s iPhone or iPad and enter this connection code:</p>
       );
-    case 'chrome':
+    default:
       return (
         <div className="space-y-2">
           <p>

@@ -39,3 +39,9 @@ export const useDeleteConnection = () =>
   });
 
 export const useCreateConnectionCode = () => useDashboardMutation('CreatePendingAppConnection');
+
+/** Issue 33: a device filtered by Keyward DNS (a computer of kind `dns`). */
+export const useCreateDnsDevice = () =>
+  useDashboardMutation('CreateDnsDevice', {
+    invalidates: ['GetUser', 'GetUsers', 'GetDevices', 'DashboardWidgets', 'GetFamilyDevices'],
+  });

@@ -159,6 +159,66 @@ describe('/children/new', () => {
 });
 
 describe('connection code dialog', () => {
+  test('a Keyward DNS kind names the device, creates it and shows its own steps', async () => {
+    const emma = childOf();
+    const id = '0b6f1f3e-5a3c-4d1e-9f0a-1c2d3e4f5a6b';
+    const calls = fakeServer((op, body) => {
+      if (op === 'GetUsers') return { body: [emma] };
+      if (op === 'GetUser') return { body: emma };
+      if (op === 'CreatePendingAppConnection') return { body: { code: 123456 } };
+      if (op === 'CreateDnsDevice') {
+        return {
+          body: {
+            id,
+            dohUrl: `https://keyward.example/dns-query/${id}`,
+            dotHostname: `${id}.dns.keyward.example`,
+            ...((body as { kind: string }).kind === 'ios'
+              ? { appleProfileUrl: `https://keyward.example/dns-profile/${id}.mobileconfig` }
+              : {}),
+          },
+        };
+      }
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp('/children');
+    const card = await screen.findByRole('article', { name: 'Emma' });
+    await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
+    await within(dialog).findByText('123456');
+
+    await user.click(within(dialog).getByRole('radio', { name: 'Android phone or tablet' }));
+    // no code for DNS: a name, then the device
+    expect(within(dialog).queryByText('123456')).not.toBeInTheDocument();
+    const name = within(dialog).getByLabelText('Device name');
+    expect(name).toHaveValue("Emma's Android phone or tablet");
+    await user.clear(name);
+    await user.click(within(dialog).getByRole('button', { name: 'Create the device' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Give the device a name, so you know it in the list.',
+    );
+    expect(calls.some((call) => call.op === 'CreateDnsDevice')).toBe(false);
+    await user.type(name, 'Emma’s tablet');
+    await user.click(within(dialog).getByRole('button', { name: 'Create the device' }));
+    expect(await within(dialog).findByText(`${id}.dns.keyward.example`)).toBeInTheDocument();
+    expect(calls.find((call) => call.op === 'CreateDnsDevice')?.body).toEqual({
+      childId: EMMA_ID,
+      kind: 'android',
+      name: 'Emma’s tablet',
+    });
+    expect(dialog).toHaveTextContent('Network & internet → Private DNS');
+    expect(
+      within(dialog).getByRole('img', { name: 'QR code of the Private DNS hostname' }),
+    ).toBeInTheDocument();
+
+    // an iPhone without the app gets its configuration profile
+    await user.click(within(dialog).getByRole('radio', { name: 'iPhone or iPad, no app' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create the device' }));
+    expect(
+      await within(dialog).findByRole('link', { name: 'Download the configuration profile' }),
+    ).toHaveAttribute('href', `https://keyward.example/dns-profile/${id}.mobileconfig`);
+  });
+
   test('shows the code, polls every 2 s and shows the computer once it connects', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let isConnected = false;

@@ -41,7 +41,7 @@ export function nonMacDevicesByChild(
   // a read that failed or answered something else (a test's fake server) counts as none
   if (!Array.isArray(devices)) return counts;
   for (const device of devices) {
-    if (device.kind === 'mac' || device.kind === 'browser') continue;
+    if (device.kind === 'mac' || device.kind === 'browser' || device.kind === 'dns') continue;
     counts.set(device.childId, (counts.get(device.childId) ?? 0) + 1);
   }
   return counts;

@@ -1,5 +1,5 @@
 import { timeAgo } from '@keyward/domain/wording';
-import { GlobeAltIcon, PencilSquareIcon } from '@heroicons/react/24/outline';
+import { GlobeAltIcon, PencilSquareIcon, SignalIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
@@ -8,7 +8,7 @@ import { StatusBadge } from '../../components/ui/StatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
 
-/** The device's picture: a Mac by its model family, an iPhone or iPad by its type, a browser's globe. */
+/** The device's picture: a Mac by its model family, an iPhone or iPad by its type, a browser's globe, a DNS device's signal. */
 export function DeviceIcon({ group, className }: { group: DeviceGroup; className?: string }) {
   const first = group.entries[0];
   switch (group.kind) {
@@ -19,6 +19,10 @@ export function DeviceIcon({ group, className }: { group: DeviceGroup; className
     case 'browser':
       return (
         <GlobeAltIcon className={cx('shrink-0 text-violet-600', className)} aria-hidden="true" />
+      );
+    case 'dns':
+      return (
+        <SignalIcon className={cx('shrink-0 text-violet-600', className)} aria-hidden="true" />
       );
   }
 }

@@ -60,6 +60,13 @@ export const DEVICE_KIND_WORDS: Record<
       "A browser appears here once Keyward for Chrome is connected with a connection code from a child's card.",
     action: 'Edit',
   },
+  dns: {
+    title: 'Keyward DNS devices',
+    empty: 'No Keyward DNS devices',
+    emptyDescription:
+      "A phone, tablet or computer filtered by Keyward DNS appears here once it is created from a child's Connect a device dialog.",
+    action: 'Edit',
+  },
   ios: {
     title: 'iOS devices',
     empty: 'No iOS devices',
@@ -70,12 +77,12 @@ export const DEVICE_KIND_WORDS: Record<
 };
 
 /**
- * The devices each devices page lists: `/computers` has the Macs and the browsers (a browser with
- * Keyward for Chrome runs on a computer: a Windows PC, a Chromebook), `/ios-devices` the iPhones
- * and iPads.
+ * The devices each devices page lists: `/computers` has the Macs, the browsers (a browser with
+ * Keyward for Chrome runs on a computer: a Windows PC, a Chromebook) and the Keyward DNS devices
+ * (computers of kind `dns`), `/ios-devices` the iPhones and iPads with the Keyward app.
  */
 export const DEVICES_PAGES = {
-  mac: ['mac', 'browser'],
+  mac: ['mac', 'browser', 'dns'],
   ios: ['ios'],
 } as const satisfies Record<string, readonly DeviceKind[]>;
 

@@ -3,6 +3,7 @@ import {
   ComputerDesktopIcon,
   DevicePhoneMobileIcon,
   GlobeAltIcon,
+  SignalIcon,
 } from '@heroicons/react/24/outline';
 
 /** The generic picture of each kind of device (a list's icon, an empty page's). */
@@ -10,4 +11,5 @@ export const DEVICE_KIND_ICONS: Record<DeviceKind, typeof ComputerDesktopIcon> =
   mac: ComputerDesktopIcon,
   ios: DevicePhoneMobileIcon,
   browser: GlobeAltIcon,
+  dns: SignalIcon,
 };

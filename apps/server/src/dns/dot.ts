@@ -1,0 +1,128 @@
+import type { AddressInfo, Socket } from 'node:net';
+import tls from 'node:tls';
+import type { FastifyBaseLogger } from 'fastify';
+import { type CertificateFiles, readCertificatePair, watchCertificate } from './certificates.ts';
+import type { DnsResolver } from './resolver.ts';
+import { framed } from './upstream.ts';
+
+// Issue 33: DNS over TLS (RFC 7858) on DNS_DOT_PORT. The device is the first label of the TLS
+// server name, `<device id>.<DNS_DOT_DOMAIN>` (Android's Private DNS takes only a hostname); any
+// other name (or none) is no device, so its queries get REFUSED. Queries are length-prefixed
+// (RFC 1035 §4.2.2), may be pipelined and are answered as they are ready (RFC 7766 §6.2.1.1).
+// The certificate files are watched and re-read when they change (renewals); a broken pair is
+// logged and the current one kept.
+
+export interface DotServer {
+  port(): number | undefined;
+  close(): Promise<void>;
+}
+
+/** Queries one connection may have unanswered at once; more wait for the socket to drain. */
+const MAX_PENDING = 64;
+const IDLE_MS = 30_000;
+const HANDSHAKE_MS = 10_000;
+const MAX_CONNECTIONS = 20_000;
+
+/** The device id in a DoT server name, or undefined. */
+export function deviceIdOfServerName(
+  servername: string | false | null | undefined,
+  domain: string,
+) {
+  if (!servername) return undefined;
+  const name = servername.toLowerCase();
+  const suffix = `.${domain}`;
+  if (!name.endsWith(suffix)) return undefined;
+  const label = name.slice(0, -suffix.length);
+  return label !== '' && !label.includes('.') ? label : undefined;
+}
+
+export async function startDotServer(options: {
+  port: number;
+  host: string;
+  domain: string;
+  files: CertificateFiles;
+  resolver: DnsResolver;
+  log: FastifyBaseLogger;
+}): Promise<DotServer> {
+  const { resolver, log, domain, files } = options;
+  const server = tls.createServer({
+    ...readCertificatePair(files),
+    minVersion: 'TLSv1.2',
+    ALPNProtocols: ['dot'],
+    handshakeTimeout: HANDSHAKE_MS,
+  });
+  server.maxConnections = MAX_CONNECTIONS;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  server.on('secureConnection', (socket) => {
+    const deviceId = deviceIdOfServerName(socket.servername, domain);
+    let buffered: Buffer = Buffer.alloc(0);
+    let pending = 0;
+    socket.setTimeout(IDLE_MS, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+
+    const take = () => {
+      while (buffered.length >= 2 && pending < MAX_PENDING) {
+        const length = buffered.readUInt16BE(0);
+        if (buffered.length < length + 2) break;
+        const message = buffered.subarray(2, 2 + length);
+        buffered = buffered.subarray(2 + length);
+        pending++;
+        resolver
+          .answer(deviceId, Buffer.from(message), 'dot')
+          .then(
+            (answer) => {
+              if (socket.destroyed) return;
+              try {
+                socket.write(framed(answer.bytes));
+              } catch (error) {
+                log.error({ err: error }, 'Keyward DNS: a DoT answer could not be framed');
+                socket.destroy();
+              }
+            },
+            (error: unknown) => {
+              log.error({ err: error }, 'Keyward DNS: a DoT query failed');
+              socket.destroy();
+            },
+          )
+          .finally(() => {
+            pending--;
+            if (pending < MAX_PENDING && socket.isPaused()) socket.resume();
+            take();
+          });
+      }
+      if (pending >= MAX_PENDING) socket.pause();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      take();
+    });
+  });
+  server.on('tlsClientError', () => {});
+
+  const stopWatching = watchCertificate(files, log, (pair) =>
+    server.setSecureContext({ ...pair, minVersion: 'TLSv1.2' }),
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: () => (server.address() as AddressInfo | null)?.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stopWatching();
+        server.close(() => resolve());
+        // open connections end with the server
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

@@ -1,0 +1,270 @@
+import { isIP } from 'node:net';
+import { decideDnsName, normalizeQueryName } from '@keyward/domain/dns-policy';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { touchPresence } from '../devices/presence.ts';
+import type { Clock } from '../services/clock.ts';
+import type { PushHub } from '../services/push.ts';
+import type { BlockedNames } from './blocked-names.ts';
+import { AnswerCache, type CachedAnswer, cachedAnswerOf, cacheKey } from './answer-cache.ts';
+import type { DnsConfig } from './dns-config.ts';
+import { createDevicePolicies, DEVICE_ID, type DevicePolicies } from './device-policies.ts';
+import { createForwarder, type Forwarder } from './upstream.ts';
+import {
+  BLOCKED_TTL_SECONDS,
+  blockedResponse,
+  encodeBareError,
+  encodeResponse,
+  errorResponse,
+  MAX_MESSAGE,
+  type ParsedQuery,
+  parseQuery,
+  RCODE,
+} from './wire.ts';
+
+// Issue 33: Keyward DNS's resolver, the same for DoH and DoT (docs/dns.md). For one query of one
+// device:
+//   malformed → FORMERR (NOTIMP for another opcode); unknown or removed device → REFUSED;
+//   over its query budget → REFUSED (counted); the policy's decision (packages/domain dns-policy):
+//   blocked → 0.0.0.0 / :: / NODATA, TTL 10 s; allowed → the shared answer cache, else the
+//   upstreams (SERVFAIL when they fail, within DNS_UPSTREAM_TIMEOUT_MS).
+
+export type DnsTransport = 'doh' | 'dot';
+export type DnsOutcome =
+  | 'allowed'
+  | 'cached'
+  | 'blocked'
+  | 'refusedUnknown'
+  | 'refusedBudget'
+  | 'formerr'
+  | 'notimp'
+  | 'servfail';
+
+export interface DnsAnswer {
+  bytes: Buffer;
+  /** the smallest TTL in the answer (DoH's Cache-Control) */
+  ttl: number;
+  outcome: DnsOutcome;
+}
+
+export interface DnsResolver {
+  answer(deviceId: string | undefined, bytes: Buffer, transport: DnsTransport): Promise<DnsAnswer>;
+  readonly policies: DevicePolicies;
+  readonly cache: AnswerCache;
+  close(): void;
+}
+
+export interface DnsResolverOptions {
+  config: DnsConfig;
+  db: Db;
+  clock: Clock;
+  push: PushHub;
+  log: FastifyBaseLogger;
+  /** the server's own names (PUBLIC_URL's host, the dashboard's): always resolvable */
+  serverHosts: string[];
+  onQuery?: (transport: DnsTransport, outcome: DnsOutcome) => void;
+  /** where blocked names are kept for the device's /ask page */
+  blockedNames?: BlockedNames;
+  /** tests: another forwarder */
+  forwarder?: Forwarder;
+}
+
+/** iCloud Private Relay: Apple asks networks that filter to answer these negatively. */
+const NEGATIVE_NAMES = new Set(['mask.icloud.com', 'mask-h2.icloud.com']);
+
+/** Presence (the device's *Filtering* status) is written at most this often per device. */
+const PRESENCE_EVERY_MS = 15_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export function serverHostsOf(urls: readonly string[], dotDomain: string): string[] {
+  const hosts = new Set<string>([dotDomain]);
+  for (const url of urls) {
+    try {
+      const host = new URL(url).hostname.toLowerCase();
+      if (isIP(host.replace(/^\[|\]$/g, '')) === 0) hosts.add(host);
+    } catch {
+      // not a URL: nothing to add
+    }
+  }
+  return [...hosts];
+}
+
+export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
+  const { config, db, clock, log } = options;
+  const policies = createDevicePolicies({
+    db,
+    clock,
+    push: options.push,
+    serverHosts: options.serverHosts,
+  });
+  const cache = new AnswerCache(config.maxTtlSeconds);
+  const forwarder = options.forwarder ?? createForwarder(config);
+  const inFlight = new Map<string, Promise<CachedAnswer | undefined>>();
+  const buckets = new Map<string, Bucket>();
+  const presenceWrittenAt = new Map<string, number>();
+  if (config.upstreams.length === 0) {
+    log.warn(
+      'Keyward DNS: DNS_UPSTREAM is not set, so allowed names answer SERVFAIL (only production forwards to the public default); set it, e.g. DNS_UPSTREAM=udp://192.0.2.53',
+    );
+  }
+
+  function takeBudget(deviceId: string, nowMs: number): boolean {
+    const perMs = config.queriesPerMinute / 60_000;
+    const bucket = buckets.get(deviceId) ?? { tokens: config.queriesPerMinute, at: nowMs };
+    bucket.tokens = Math.min(config.queriesPerMinute, bucket.tokens + (nowMs - bucket.at) * perMs);
+    bucket.at = nowMs;
+    buckets.delete(deviceId);
+    buckets.set(deviceId, bucket);
+    if (buckets.size > 200_000) {
+      const oldest = buckets.keys().next().value;
+      if (oldest !== undefined) buckets.delete(oldest);
+    }
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  function notePresence(deviceId: string, now: Date) {
+    const last = presenceWrittenAt.get(deviceId) ?? 0;
+    if (now.getTime() - last < PRESENCE_EVERY_MS) return;
+    presenceWrittenAt.set(deviceId, now.getTime());
+    if (presenceWrittenAt.size > 200_000) {
+      const oldest = presenceWrittenAt.keys().next().value;
+      if (oldest !== undefined) presenceWrittenAt.delete(oldest);
+    }
+    touchPresence(db, deviceId, now).catch((error: unknown) =>
+      log.warn({ err: error, deviceId }, 'Keyward DNS: could not note presence'),
+    );
+  }
+
+  function forward(query: ParsedQuery): Promise<CachedAnswer | undefined> {
+    const { question } = query;
+    const klass = question.class ?? 'IN';
+    const key = cacheKey(
+      question.name,
+      question.type,
+      klass,
+      query.dnssecOk,
+      query.checkingDisabled,
+    );
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const promise = forwarder
+      .resolve({
+        name: question.name,
+        type: question.type,
+        class: klass,
+        dnssecOk: query.dnssecOk,
+        checkingDisabled: query.checkingDisabled,
+      })
+      .then((packet) => (packet ? cache.put(key, cachedAnswerOf(packet), Date.now()) : undefined))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, promise);
+    return promise;
+  }
+
+  function minTtl(answer: CachedAnswer): number {
+    let ttl = config.maxTtlSeconds;
+    for (const record of [...answer.answers, ...answer.authorities]) {
+      const value = (record as { ttl?: number }).ttl;
+      if (value !== undefined && value < ttl) ttl = value;
+    }
+    return ttl;
+  }
+
+  async function answer(
+    deviceId: string | undefined,
+    bytes: Buffer,
+    transport: DnsTransport,
+  ): Promise<DnsAnswer> {
+    const done = (result: DnsAnswer) => {
+      options.onQuery?.(transport, result.outcome);
+      return result;
+    };
+    const parsed = parseQuery(bytes);
+    if (!parsed.ok) {
+      return done({
+        bytes: encodeBareError(parsed.id, parsed.rcode),
+        ttl: 0,
+        outcome: parsed.rcode === RCODE.NOTIMP ? 'notimp' : 'formerr',
+      });
+    }
+    const { query } = parsed;
+    const id = deviceId?.toLowerCase();
+    // a malformed id cannot be a device; a well-formed one takes the same lookup known or not
+    let device: Awaited<ReturnType<DevicePolicies['get']>>;
+    try {
+      device = id !== undefined && DEVICE_ID.test(id) ? await policies.get(id) : undefined;
+    } catch (error) {
+      // the database is unreachable: the device cannot be told apart, so no answer but SERVFAIL
+      log.warn({ err: error }, 'Keyward DNS: could not read a device policy');
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
+    if (!device) {
+      return done({
+        bytes: errorResponse(query, RCODE.REFUSED),
+        ttl: 0,
+        outcome: 'refusedUnknown',
+      });
+    }
+    const now = clock.now();
+    if (!takeBudget(device.deviceId, Date.now())) {
+      return done({ bytes: errorResponse(query, RCODE.REFUSED), ttl: 0, outcome: 'refusedBudget' });
+    }
+    notePresence(device.deviceId, now);
+
+    const name = normalizeQueryName(query.question.name);
+    if (NEGATIVE_NAMES.has(name)) {
+      return done({
+        bytes: blockedResponse(query, true),
+        ttl: BLOCKED_TTL_SECONDS,
+        outcome: 'blocked',
+      });
+    }
+    const decision = decideDnsName(device.policy, name, now);
+    if (decision.verdict === 'block') {
+      options.blockedNames?.note(device.deviceId, name, now);
+      return done({ bytes: blockedResponse(query), ttl: BLOCKED_TTL_SECONDS, outcome: 'blocked' });
+    }
+    const { question } = query;
+    const key = cacheKey(
+      question.name,
+      question.type,
+      question.class ?? 'IN',
+      query.dnssecOk,
+      query.checkingDisabled,
+    );
+    const cached = cache.get(key, Date.now());
+    const forwarded = cached ?? (await forward(query));
+    if (!forwarded) {
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
+    let encoded: Buffer;
+    try {
+      encoded = encodeResponse(query, forwarded);
+    } catch {
+      // an upstream record dns-packet cannot write back: as if the upstream had failed
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
+    if (encoded.length > MAX_MESSAGE) {
+      // more than a DoT frame can carry: as if the upstream had failed
+      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
+    }
+    return done({ bytes: encoded, ttl: minTtl(forwarded), outcome: cached ? 'cached' : 'allowed' });
+  }
+
+  return {
+    answer,
+    policies,
+    cache,
+    close() {
+      policies.close();
+      forwarder.close();
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import tls from 'node:tls';
+import dnsPacket, { type Packet } from 'dns-packet';
+import type { DnsConfig, DnsUpstream } from './dns-config.ts';
+
+// Issue 33: the resolvers Keyward DNS forwards allowed names to (DNS_UPSTREAM), in order, within
+// one deadline for all of them. Whatever an upstream does (slow, down, closed, garbage, an answer
+// to another question) ends in `undefined` at the deadline at the latest, never a throw; the
+// resolver then answers SERVFAIL. The query sent upstream is built afresh from the question (no
+// client subnet or any other option of the device's is forwarded); DO and CD pass through.
+
+export interface UpstreamQuestion {
+  name: string;
+  type: string;
+  class: string;
+  dnssecOk: boolean;
+  checkingDisabled: boolean;
+}
+
+export interface Forwarder {
+  /** the upstream's decoded answer, or undefined (down, slow, garbage) */
+  resolve(question: UpstreamQuestion): Promise<Packet | undefined>;
+  close(): void;
+}
+
+const MAX_RESPONSE = 65_535;
+
+function upstreamQuery(question: UpstreamQuestion, id: number): Buffer {
+  return dnsPacket.encode({
+    id,
+    type: 'query',
+    flags:
+      dnsPacket.RECURSION_DESIRED | (question.checkingDisabled ? dnsPacket.CHECKING_DISABLED : 0),
+    questions: [{ name: question.name, type: question.type as 'A', class: question.class as 'IN' }],
+    additionals: [
+      {
+        type: 'OPT',
+        name: '.',
+        udpPayloadSize: 1232,
+        flags: question.dnssecOk ? dnsPacket.DNSSEC_OK : 0,
+        options: [],
+      } as unknown as dnsPacket.Answer,
+    ],
+  });
+}
+
+/** The upstream's bytes as an answer to this question, or undefined. */
+function answerTo(bytes: Buffer, id: number, question: UpstreamQuestion): Packet | undefined {
+  let packet: Packet;
+  try {
+    packet = dnsPacket.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const q = packet.questions?.[0];
+  const isAnswer =
+    packet.type === 'response' &&
+    packet.id === id &&
+    packet.questions?.length === 1 &&
+    q !== undefined &&
+    q.name.toLowerCase() === question.name.toLowerCase() &&
+    q.type === question.type &&
+    (q.class ?? 'IN') === question.class;
+  return isAnswer ? packet : undefined;
+}
+
+/** RFC 7858 / RFC 1035 §4.2.2: a message over a stream is preceded by its 2-octet length. */
+export function framed(message: Buffer): Buffer {
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(message.length);
+  return Buffer.concat([length, message]);
+}
+
+function randomId() {
+  return Math.floor(Math.random() * 0x10000);
+}
+
+type Attempt = (question: UpstreamQuestion, signal: AbortSignal) => Promise<Packet | undefined>;
+
+function udpAttempt(upstream: Extract<DnsUpstream, { kind: 'udp' }>): Attempt {
+  const family = isIP(upstream.host) === 6 ? 'udp6' : 'udp4';
+  return (question, signal) =>
+    new Promise((resolve) => {
+      const id = randomId();
+      const socket = dgram.createSocket(family);
+      let settled = false;
+      const finish = (packet: Packet | undefined) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        socket.close();
+        resolve(packet);
+      };
+      const onAbort = () => finish(undefined);
+      signal.addEventListener('abort', onAbort);
+      socket.on('error', () => finish(undefined));
+      socket.on('message', (message, rinfo) => {
+        if (rinfo.port !== upstream.port) return;
+        const packet = answerTo(message, id, question);
+        // a truncated UDP answer is not an answer; the next upstream (or SERVFAIL) follows
+        if (packet && ((packet.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) === 0) finish(packet);
+        else if (packet) finish(undefined);
+      });
+      socket.send(upstreamQuery(question, id), upstream.port, upstream.host, (error) => {
+        if (error) finish(undefined);
+      });
+    });
+}
+
+function tlsAttempt(
+  upstream: Extract<DnsUpstream, { kind: 'tls' }>,
+  ca: Buffer | undefined,
+): Attempt {
+  return (question, signal) =>
+    new Promise((resolve) => {
+      const id = randomId();
+      let settled = false;
+      let received = Buffer.alloc(0);
+      const socket = tls.connect({
+        host: upstream.host,
+        port: upstream.port,
+        ...(isIP(upstream.host) === 0 ? { servername: upstream.host } : {}),
+        ...(ca ? { ca } : {}),
+      });
+      const finish = (packet: Packet | undefined) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        socket.destroy();
+        resolve(packet);
+      };
+      const onAbort = () => finish(undefined);
+      signal.addEventListener('abort', onAbort);
+      socket.on('error', () => finish(undefined));
+      socket.on('close', () => finish(undefined));
+      socket.on('secureConnect', () => socket.write(framed(upstreamQuery(question, id))));
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        if (received.length > MAX_RESPONSE + 2) return finish(undefined);
+        if (received.length < 2) return;
+        const length = received.readUInt16BE(0);
+        if (received.length < length + 2) return;
+        finish(answerTo(received.subarray(2, 2 + length), id, question));
+      });
+    });
+}
+
+function httpsAttempt(upstream: Extract<DnsUpstream, { kind: 'https' }>): Attempt {
+  return async (question, signal) => {
+    // RFC 8484 §4.1: id 0 keeps the answer cacheable by HTTP caches
+    const id = 0;
+    try {
+      const response = await fetch(upstream.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/dns-message', accept: 'application/dns-message' },
+        body: new Uint8Array(upstreamQuery(question, id)),
+        signal,
+        redirect: 'error',
+      });
+      if (!response.ok) return undefined;
+      const length = Number(response.headers.get('content-length') ?? 0);
+      if (length > MAX_RESPONSE) return undefined;
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length > MAX_RESPONSE) return undefined;
+      return answerTo(bytes, id, question);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export function createForwarder(config: DnsConfig): Forwarder {
+  const ca = config.upstreamCaFile ? readFileSync(config.upstreamCaFile) : undefined;
+  const attempts = config.upstreams.map((upstream): Attempt => {
+    if (upstream.kind === 'udp') return udpAttempt(upstream);
+    if (upstream.kind === 'tls') return tlsAttempt(upstream, ca);
+    // fetch trusts Node's CA store (and NODE_EXTRA_CA_CERTS); DNS_UPSTREAM_CA is for tls://
+    return httpsAttempt(upstream);
+  });
+  const controllers = new Set<AbortController>();
+  return {
+    async resolve(question) {
+      if (attempts.length === 0) return undefined;
+      const controller = new AbortController();
+      controllers.add(controller);
+      const timer = setTimeout(() => controller.abort(), config.upstreamTimeoutMs);
+      try {
+        // each upstream gets an equal share of what is left, the last one all of it
+        for (let i = 0; i < attempts.length; i++) {
+          if (controller.signal.aborted) return undefined;
+          const share = new AbortController();
+          const left = attempts.length - i;
+          const onAbort = () => share.abort();
+          controller.signal.addEventListener('abort', onAbort);
+          const shareTimer =
+            left > 1
+              ? setTimeout(() => share.abort(), config.upstreamTimeoutMs / attempts.length)
+              : undefined;
+          try {
+            const packet = await attempts[i]!(question, share.signal);
+            if (packet) return packet;
+          } finally {
+            if (shareTimer) clearTimeout(shareTimer);
+            controller.signal.removeEventListener('abort', onAbort);
+          }
+        }
+        return undefined;
+      } finally {
+        clearTimeout(timer);
+        controllers.delete(controller);
+      }
+    },
+    close() {
+      for (const controller of controllers) controller.abort();
+    },
+  };
+}

@@ -1,0 +1,331 @@
+// Keyward DNS (issue 33):
+//
+//   npm run bench -- --dns [--seconds 5] [--connections 8] [--depth 16]
+//
+// 1. Compile: 1,000 devices with 200 keys each (compileDnsPolicy, as the server does when a
+//    device's policy is read), total time and heap per compiled policy. Goals: ≤ 100 ms in all,
+//    ≤ 50 KB per device.
+// 2. Serve: one Keyward instance (in this process, SQLite) and Debian's `unbound` on the same
+//    machine, side by side in the same run, each answering over DoT (and Keyward over DoH, HTTP/2
+//    on DNS_DOH_PORT) from a load generator in a worker thread (its own event loop): queries per
+//    second and p50/p99 latency, for allowed names Keyward answers from its cache (unbound answers
+//    the same names from its local data), and for names that Keyward decides and blocks (no
+//    forwarding). Keyward forwards to that unbound over UDP on 127.0.0.1. Goals: DoT ≥ 0.5×
+//    unbound's queries per second, p99 ≤ 5 ms. Nothing leaves 127.0.0.1.
+
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { compileDnsPolicy } from '@keyward/domain/dns-policy';
+import { generateCertificates } from '../apps/server/src/dns/certificates.ts';
+import { createTestServer } from '../apps/server/test/harness.ts';
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? Number(argv[at + 1]) : fallback;
+};
+const SECONDS = option('--seconds', 5);
+const CONNECTIONS = option('--connections', 8);
+const DEPTH = option('--depth', 16);
+const NAMES = 200;
+
+const web = { type: 'webBrowsers' } as const;
+function keysOf(device: number) {
+  return Array.from({ length: 200 }, (_, i) => {
+    const key =
+      i % 4 === 0
+        ? { type: 'anySubdomain' as const, domain: `school${device}-${i}.example.org`, scope: web }
+        : i % 4 === 1
+          ? { type: 'domainRegex' as const, pattern: `cdn${i}*.example.net`, scope: web }
+          : i % 4 === 2
+            ? { type: 'path' as const, path: `docs${i}.example.edu/course`, scope: web }
+            : { type: 'domain' as const, domain: `site${device}-${i}.example.com`, scope: web };
+    return { id: `${device}-${i}`, key };
+  });
+}
+
+// ---- 1. compile -------------------------------------------------------------------------------
+function compileFigures() {
+  const inputs = Array.from({ length: 1_000 }, (_, device) => ({
+    keychains: [0, 1, 2, 3].map((k) => ({
+      id: `k${k}`,
+      name: `Keychain ${k}`,
+      keys: keysOf(device).slice(k * 50, k * 50 + 50),
+    })),
+  }));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const policies = inputs.map((input) => compileDnsPolicy(input));
+  const ms = performance.now() - started;
+  gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
+  const perDeviceKb = (heapAfter - heapBefore) / policies.length / 1024;
+  console.log(
+    `compile: 1,000 devices × 200 keys in ${ms.toFixed(1)} ms (goal ≤ 100 ms); heap ${perDeviceKb.toFixed(1)} KB per compiled policy${gc ? '' : ' (no --expose-gc: rough)'} (goal ≤ 50 KB)`,
+  );
+  return { ms, perDeviceKb, keep: policies.length };
+}
+
+// ---- 2. serve ---------------------------------------------------------------------------------
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+async function startUnbound(dir: string, names: string[]) {
+  const udpPort = await freePort();
+  const tlsPort = await freePort();
+  const config = [
+    'server:',
+    `  interface: 127.0.0.1@${udpPort}`,
+    `  interface: 127.0.0.1@${tlsPort}`,
+    `  tls-port: ${tlsPort}`,
+    `  tls-service-key: "${dir}/key.pem"`,
+    `  tls-service-pem: "${dir}/cert.pem"`,
+    '  do-daemonize: no',
+    '  username: ""',
+    '  chroot: ""',
+    `  directory: "${dir}"`,
+    `  pidfile: "${dir}/unbound.pid"`,
+    '  use-syslog: no',
+    '  logfile: ""',
+    '  verbosity: 0',
+    '  num-threads: 1',
+    '  access-control: 127.0.0.0/8 allow',
+    '  do-not-query-localhost: no',
+    '  module-config: "iterator"',
+    '  local-zone: "bench.test." static',
+    ...names.map((name, i) => `  local-data: "${name}. 300 IN A 192.0.2.${(i % 250) + 1}"`),
+  ].join('\n');
+  writeFileSync(path.join(dir, 'unbound.conf'), `${config}\n`);
+  const child = spawn('/usr/sbin/unbound', ['-d', '-c', path.join(dir, 'unbound.conf')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  if (child.exitCode !== null) throw new Error('unbound did not start');
+  return { udpPort, tlsPort, stop: () => child.kill('SIGTERM') };
+}
+
+interface LoadResult {
+  qps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function load(spec: Record<string, unknown>): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./bench-dns-client.mjs', import.meta.url), {
+      workerData: spec,
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+const line = (label: string, r: LoadResult) =>
+  `${label.padEnd(44)} ${Math.round(r.qps).toString().padStart(7)} q/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms${r.errors ? `   ${r.errors} errors` : ''}`;
+
+async function serveFigures() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keyward-bench-dns-'));
+  try {
+    await generateCertificates(dir, 'dns.localhost');
+    const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8');
+    const names = Array.from({ length: NAMES }, (_, i) => `name${i}.bench.test`);
+    const blocked = Array.from({ length: NAMES }, (_, i) => `blocked${i}.example`);
+    const unbound = await startUnbound(dir, names);
+    try {
+      return await measure(dir, ca, names, blocked, unbound);
+    } finally {
+      unbound.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  dir: string,
+  ca: string,
+  names: string[],
+  blocked: string[],
+  unbound: { udpPort: number; tlsPort: number },
+) {
+  {
+    const server = await createTestServer({
+      env: {
+        DNS_UPSTREAM: `udp://127.0.0.1:${unbound.udpPort}`,
+        DNS_DOT_PORT: '0',
+        DNS_DOH_PORT: '0',
+        DNS_TLS_CERT: path.join(dir, 'cert.pem'),
+        DNS_TLS_KEY: path.join(dir, 'key.pem'),
+        DNS_QUERIES_PER_MINUTE: '100000000',
+        LOG_LEVEL: 'silent',
+      },
+    });
+    try {
+      await server.app.ready();
+      const parent = await server.signUpVerifiedParent();
+      const childId = randomUUID();
+      const now = new Date().toISOString();
+      await server.db
+        .insertInto('children')
+        .values({
+          id: childId,
+          parent_id: parent.adminId,
+          name: 'Bench',
+          keylogging_enabled: 0,
+          screenshots_enabled: 0,
+          screenshots_resolution: 1000,
+          screenshots_frequency: 120,
+          show_suspension_activity: 0,
+          downtime: null,
+          created_at: now,
+          updated_at: now,
+        } as never)
+        .execute();
+      const keychainId = randomUUID();
+      await server.db
+        .insertInto('keychains')
+        .values({
+          id: keychainId,
+          parent_id: parent.adminId,
+          name: 'Bench',
+          description: null,
+          warning: null,
+          is_public: 0,
+          created_at: now,
+          updated_at: now,
+        } as never)
+        .execute();
+      const keys = [
+        ...keysOf(0).slice(0, 199),
+        { id: 'bench', key: { type: 'anySubdomain', domain: 'bench.test', scope: web } },
+      ];
+      for (const { key } of keys) {
+        await server.db
+          .insertInto('keys')
+          .values({
+            id: randomUUID(),
+            keychain_id: keychainId,
+            key: JSON.stringify(key),
+            comment: null,
+            deleted_at: null,
+            created_at: now,
+            updated_at: now,
+          } as never)
+          .execute();
+      }
+      await server.db
+        .insertInto('child_keychains')
+        .values({
+          id: randomUUID(),
+          child_id: childId,
+          keychain_id: keychainId,
+          schedule: null,
+          created_at: now,
+        } as never)
+        .execute();
+      const created = await server.call(
+        'CreateDnsDevice',
+        { childId, kind: 'android', name: 'Bench phone' },
+        { token: parent.token },
+      );
+      const device = created.body as { id: string; dotHostname: string };
+      const dotPort = server.app.dns.dotPort();
+      const dohPort = server.app.dns.dohPort();
+      const common = { seconds: SECONDS, connections: CONNECTIONS, depth: DEPTH, ca };
+      // warm both caches
+      await load({
+        ...common,
+        seconds: 1,
+        transport: 'dot',
+        port: dotPort,
+        servername: device.dotHostname,
+        names,
+      });
+      await load({
+        ...common,
+        seconds: 1,
+        transport: 'dot',
+        port: unbound.tlsPort,
+        servername: 'dns.localhost',
+        names,
+      });
+
+      const results = {
+        unbound: await load({
+          ...common,
+          transport: 'dot',
+          port: unbound.tlsPort,
+          servername: 'dns.localhost',
+          names,
+        }),
+        dotCached: await load({
+          ...common,
+          transport: 'dot',
+          port: dotPort,
+          servername: device.dotHostname,
+          names,
+        }),
+        dotBlocked: await load({
+          ...common,
+          transport: 'dot',
+          port: dotPort,
+          servername: device.dotHostname,
+          names: blocked,
+        }),
+        dohCached: await load({
+          ...common,
+          transport: 'doh',
+          port: dohPort,
+          path: `/dns-query/${device.id}`,
+          names,
+        }),
+        dohBlocked: await load({
+          ...common,
+          transport: 'doh',
+          port: dohPort,
+          path: `/dns-query/${device.id}`,
+          names: blocked,
+        }),
+      };
+      console.log(line('unbound, DoT, from its local data', results.unbound));
+      console.log(line('Keyward, DoT, allowed names from its cache', results.dotCached));
+      console.log(line('Keyward, DoT, names decided and blocked', results.dotBlocked));
+      console.log(line('Keyward, DoH (HTTP/2), allowed, cached', results.dohCached));
+      console.log(line('Keyward, DoH (HTTP/2), decided and blocked', results.dohBlocked));
+      const ratio = results.dotCached.qps / results.unbound.qps;
+      console.log(
+        `DoT cached: ${ratio.toFixed(2)}× unbound's queries per second (goal ≥ 0.5×), p99 ${results.dotCached.p99.toFixed(2)} ms (goal ≤ 5 ms)`,
+      );
+      return results;
+    } finally {
+      await server.close();
+    }
+  }
+}
+
+console.log(
+  `Keyward DNS bench: ${SECONDS} s per run, ${CONNECTIONS} connections × ${DEPTH} in flight; load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
+compileFigures();
+await serveFigures();
+console.log(
+  `load average after: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
+process.exit(0);
