@@ -517,7 +517,10 @@ export const SuspendFilterRequest = z.object({
   deviceId: Uuid,
   status: RequestStatus,
   userName: z.string(),
+  /** what the child asked for, before and after the decision (issue 32) */
   requestedDurationInSeconds: z.number(),
+  /** Beyond the reference (issue 32): what was granted, once accepted */
+  grantedDurationInSeconds: z.number().optional(),
   requestComment: z.string().optional(),
   responseComment: z.string().optional(),
   extraMonitoringOptions: z.record(z.string(), z.string()),
