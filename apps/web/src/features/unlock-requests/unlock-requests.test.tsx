@@ -297,7 +297,8 @@ describe('accepting', () => {
       key: { type: 'domain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
     });
     const update = calls.find((call) => call.op === 'UpdateUnlockRequest');
-    expect(update?.body).toEqual({ id: REQUEST_ID, status: 'accepted' });
+    // issue 32: the accept names the keychain, so a child without it is given it
+    expect(update?.body).toEqual({ id: REQUEST_ID, status: 'accepted', keychainId: SCHOOL_ID });
     expect(calls.indexOf(saveKey as never)).toBeLessThan(calls.indexOf(update as never));
     expect(toast.success).toHaveBeenCalledWith('Unlock request accepted!');
   });
