@@ -330,6 +330,16 @@ describe('accepting', () => {
     );
   });
 
+  test('issue 32: a local host says why "Save key and accept" is off, next to it', async () => {
+    server(unlockRequestOf({ url: 'http://intranet/', domain: 'intranet' }));
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+    const save = within(wizard).getByRole('button', { name: 'Save key and accept' });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription(/'intranet' is a name on a local network/);
+    expect(save).toHaveAccessibleDescription(/IP address/);
+  });
+
   test('Cancel in the key wizard goes back to choosing a keychain, nothing is saved', async () => {
     const calls = server(unlockRequestOf());
     const user = userEvent.setup();
