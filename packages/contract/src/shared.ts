@@ -610,8 +610,24 @@ export const InboxItem = z.discriminatedUnion('case', [
 ]);
 export type InboxItem = z.infer<typeof InboxItem>;
 
-/** Every request waiting for the parent, newest first (suspension requests under 2 hours old). */
-export const InboxOutput = z.object({ items: z.array(InboxItem) });
+/** Issue 32: a child's alerts still to look at (typed lines that raised one, still flagged and
+ * unreviewed): a safety alert needs the parent as much as a request does. */
+export const InboxAlerts = z.object({
+  childId: Uuid,
+  childName: z.string(),
+  count: z.number(),
+  /** most serious first (alert-categories order) */
+  categories: z.array(z.string()),
+  latestAt: IsoDate,
+});
+export type InboxAlerts = z.infer<typeof InboxAlerts>;
+
+/** Every request waiting for the parent, newest first (suspension requests under 2 hours old), and
+ * the children's alerts to look at, the latest first. */
+export const InboxOutput = z.object({
+  items: z.array(InboxItem),
+  alerts: z.array(InboxAlerts),
+});
 export type InboxOutput = z.infer<typeof InboxOutput>;
 
 // ---------------------------------------------------------------------------

@@ -771,12 +771,27 @@ describe('websiteDomain', () => {
 describe('keyProblem (issue 32: why a key cannot be saved, and what would work)', () => {
   test.each<[string, Partial<KeyEditorState>, RegExp | undefined, RegExp | undefined]>([
     ['a good website', { address: 'khanacademy.org' }, undefined, undefined],
-    ['a local name', { address: 'intranet' }, /'intranet' is a name on a local network/, /IP address/],
-    ['a reserved ending', { address: 'games.test' }, /'games.test' does not end in a public domain ending \('.test'/, /app key/],
+    [
+      'a local name',
+      { address: 'intranet' },
+      /'intranet' is a name on a local network/,
+      /IP address/,
+    ],
+    [
+      'a reserved ending',
+      { address: 'games.test' },
+      /'games.test' does not end in a public domain ending \('.test'/,
+      /app key/,
+    ],
     ['.local', { address: 'printer.local' }, /public domain ending/, /IP address/],
     ['an IP typed as a website', { address: '10.0.0.7' }, /is an IP address/, /Advanced/],
     ['nothing typed', { address: '' }, /Enter a website address/, /khanacademy.org/],
-    ['an app key without its app', { keyType: 'app', appScope: 'unrestricted' }, /Choose an app/, /step above/],
+    [
+      'an app key without its app',
+      { keyType: 'app', appScope: 'unrestricted' },
+      /Choose an app/,
+      /step above/,
+    ],
   ])('%s', (_label, overrides, reason, whatWorks) => {
     const problem = keyProblem(website(overrides));
     if (reason === undefined) {

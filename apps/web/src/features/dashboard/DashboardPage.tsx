@@ -7,7 +7,7 @@ import { externalLinks } from '../../lib/links';
 import { useState } from 'react';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
-import { inboxItemsOf, useInbox } from '../inbox/api';
+import { inboxAlertsOf, inboxItemsOf, useInbox } from '../inbox/api';
 import { HOME_INBOX_ITEMS } from '../inbox/inbox';
 import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
@@ -37,7 +37,13 @@ export default function DashboardPage({ now = new Date() }: { now?: Date }) {
   if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
   const inboxItems = inboxItemsOf(inbox.data);
   const needsYou = inboxItems && (
-    <NeedsYou items={inboxItems} now={now} limit={HOME_INBOX_ITEMS} hideWhenEmpty />
+    <NeedsYou
+      items={inboxItems}
+      alerts={inboxAlertsOf(inbox.data)}
+      now={now}
+      limit={HOME_INBOX_ITEMS}
+      hideWhenEmpty
+    />
   );
   return (
     <>

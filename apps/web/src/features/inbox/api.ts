@@ -1,4 +1,4 @@
-import type { InboxItem } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem } from '@keyward/contract/shared';
 import { useDashboardQuery } from '../../lib/api/hooks';
 import { INBOX_POLL_MS } from './inbox';
 
@@ -13,4 +13,10 @@ export const useInbox = () =>
 export function inboxItemsOf(data: unknown): InboxItem[] | undefined {
   const items = (data as { items?: unknown } | undefined)?.items;
   return Array.isArray(items) ? (items as InboxItem[]) : undefined;
+}
+
+/** Issue 32: each child's alerts to look at, once known ([] while loading or when absent). */
+export function inboxAlertsOf(data: unknown): InboxAlerts[] {
+  const alerts = (data as { alerts?: unknown } | undefined)?.alerts;
+  return Array.isArray(alerts) ? (alerts as InboxAlerts[]) : [];
 }

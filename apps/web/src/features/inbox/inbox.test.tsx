@@ -1,4 +1,4 @@
-import type { InboxItem } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem } from '@keyward/contract/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -26,10 +26,10 @@ const ALL: InboxItem[] = [
 ];
 
 /** A family with requests waiting; deciding one removes it from the next answers. */
-function serve(initial: InboxItem[] = ALL) {
+function serve(initial: InboxItem[] = ALL, alerts: InboxAlerts[] = []) {
   let items = initial;
   const calls = fakeServer((op, body) => {
-    if (op === 'GetInbox') return { body: { items } };
+    if (op === 'GetInbox') return { body: { items, alerts } };
     if (op === 'DashboardWidgets') return { body: widgetsOf() };
     if (op === 'GetFamilyDevices' || op === 'IOSDevices') return { body: [] };
     if (op === 'DecideFilterSuspensionRequest') {
@@ -46,6 +46,50 @@ const needsYou = async () =>
   (await screen.findByRole('heading', { name: /^Needs you/ })).closest('section') as HTMLElement;
 
 describe('Needs you on the home page, the sidebar badge and the tab title', () => {
+  test('issue 32: alerts come first in Needs you on home, with a link to the child activity', async () => {
+    serve(ALL, [
+      {
+        childId: EMMA_ID,
+        childName: 'Emma',
+        count: 2,
+        categories: ['selfHarm', 'bullying'],
+        latestAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+      },
+    ]);
+    renderApp('/');
+    const section = await needsYou();
+    const alerts = within(section).getByRole('list', { name: 'Alerts' });
+    const link = within(alerts).getByRole('link', {
+      name: /2 alerts on what Emma typed \(self-harm, bullying\)/,
+    });
+    expect(link).toHaveAttribute('href', `/children/${EMMA_ID}/activity`);
+    // before the requests, and counted in the badge (3 requests + 1 child with alerts)
+    expect(
+      alerts.compareDocumentPosition(within(section).getAllByRole('article')[0] as Node) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(within(section).getByRole('heading', { level: 2 })).toHaveTextContent('Needs you4');
+  });
+
+  test('issue 32: alerts alone still show Needs you on home', async () => {
+    serve(
+      [],
+      [
+        {
+          childId: EMMA_ID,
+          childName: 'Emma',
+          count: 1,
+          categories: ['selfHarm'],
+          latestAt: new Date().toISOString(),
+        },
+      ],
+    );
+    renderApp('/');
+    const section = await needsYou();
+    expect(within(section).getByText('1 alert on what Emma typed (self-harm)')).toBeInTheDocument();
+    expect(within(section).queryByText(/All caught up/)).not.toBeInTheDocument();
+  });
+
   test('every waiting request of every device, grouped by child, newest first', async () => {
     serve();
     renderApp('/');
