@@ -124,7 +124,8 @@ function applyRules(): Promise<CompiledBrowserRules> {
       state.suspensionEndReported !== suspension.endsAt
     ) {
       await writeLocal({ suspensionEndReported: suspension.endsAt });
-      await queueEvent('suspensionExpired', `ended at ${suspension.endsAt}`);
+      // no raw time in the detail (issue 32): the event's own time says when it ended
+      await queueEvent('suspensionExpired');
     }
 
     const isSuspended = compiled.mode === 'suspended';

@@ -529,7 +529,8 @@ export function describeKeyNamingApps(key: SharedKey, appName: AppNameOf): strin
     case 'anySubdomain':
       return `${key.domain} and its subdomains ${describeScope(key.scope, appName)}`;
     case 'domain':
-      return `${key.domain} (exact domain) ${describeScope(key.scope, appName)}`;
+      // issue 32: a `domain` key also opens www. (browser-rules domainKeyHosts), so not "exact"
+      return `${key.domain} (this domain and www. only) ${describeScope(key.scope, appName)}`;
     case 'domainRegex':
       return `${key.pattern} ${describeScope(key.scope, appName)}`;
     case 'ipAddress':

@@ -483,7 +483,7 @@ describe('describeKey', () => {
   test.each<[SharedKey, string]>([
     [
       { type: 'domain', domain: 'youtube.com', scope: { type: 'webBrowsers' } },
-      'youtube.com (exact domain) in web browsers',
+      'youtube.com (this domain and www. only) in web browsers',
     ],
     [
       { type: 'domainRegex', pattern: '*.khanacademy.org', scope: { type: 'unrestricted' } },

@@ -256,7 +256,7 @@ function ConnectSteps({ target, childName }: { target: ConnectTarget; childName:
       return (
         <div className="space-y-2">
           <p>
-            For a Chromebook, or a Windows or Linux computer: Keyward for Chrome filters the browser
+            For a Chromebook, or a Windows or Linux computer: Keyward for Chrome filters the browser{' '}
             {childName} uses (Chrome, Edge or another Chromium browser). So that {childName} cannot
             remove it,{' '}
             <a

@@ -103,9 +103,9 @@ function WelcomeDashboard({ now }: { now: Date }) {
         >
           <PlayCircleIcon className="h-8 w-8 shrink-0 text-violet-600" aria-hidden="true" />
           <span>
-            <span className="block font-semibold text-slate-900">Watch the how-to video</span>
+            <span className="block font-semibold text-slate-900">Read the how-to guide</span>
             <span className="block text-sm text-slate-500">
-              See how parents set up Keyward in a few minutes.
+              How parents set up Keyward, step by step, in a few minutes.
             </span>
           </span>
         </a>
