@@ -503,10 +503,18 @@ const FeedList = memo(function FeedList({
             ref={virtualizer.measureElement}
             className="absolute top-0 left-0 w-full"
           >
+            {/* issue 32: a feed holds articles only (axe aria-required-children): the child's
+                heading and the delete-previous row are each an article of their own */}
             {row.type === 'child' ? (
-              <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">{row.childName}</h2>
+              <div role="article" aria-label={row.childName}>
+                <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">{row.childName}</h2>
+              </div>
             ) : row.type === 'deletePrevious' ? (
-              <div className="flex justify-center py-4">
+              <div
+                role="article"
+                aria-label={`Delete previous ${pluralise(row.numDeletable, 'item')}`}
+                className="flex justify-center py-4"
+              >
                 <Button
                   variant="dangerSecondary"
                   size="sm"
