@@ -69,6 +69,8 @@ describe('Needs you on the home page, the sidebar badge and the tab title', () =
         Node.DOCUMENT_POSITION_FOLLOWING,
     ).toBeTruthy();
     expect(within(section).getByRole('heading', { level: 2 })).toHaveTextContent('Needs you4');
+    // the tab title and the sidebar badge count the same (they said 3 while Needs you said 4)
+    await waitFor(() => expect(document.title).toBe('(4) Keyward'));
   });
 
   test('issue 32: alerts alone still show Needs you on home', async () => {

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
-import { inboxItemsOf, useInbox } from './api';
-import { titleWithCount } from './inbox';
+import { inboxAlertsOf, inboxItemsOf, useInbox } from './api';
+import { needsYouCount, titleWithCount } from './inbox';
 
 /** How many requests wait for the parent (0 until known); keeps the tab title's count current. */
 export function useInboxCount(): number {
   const inbox = useInbox();
-  const count = inboxItemsOf(inbox.data)?.length ?? 0;
+  // issue 32: each child with alerts to look at counts, as in Needs you itself
+  const count = needsYouCount(inboxItemsOf(inbox.data)?.length ?? 0, inboxAlertsOf(inbox.data));
   useEffect(() => {
     document.title = titleWithCount(count);
   }, [count]);
