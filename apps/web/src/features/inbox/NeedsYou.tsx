@@ -252,6 +252,8 @@ function InboxRow({
               id: item.id,
               userName: item.childName,
               extraMonitoringOptions: item.extraMonitoringOptions,
+              // issue 32: the grant starts at what the child asked
+              requestedDurationInSeconds: item.requestedDurationInSeconds,
             }}
             childId={item.childId}
             onDecided={onDecided}

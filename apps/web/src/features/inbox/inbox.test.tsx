@@ -133,6 +133,8 @@ describe('Needs you on the home page, the sidebar badge and the tab title', () =
     const duration = within(ipad).getByRole('combobox', { name: 'Suspend the filter for' });
     expect(within(duration).getByRole('option', { name: '2 hours' })).toBeInTheDocument();
     expect(within(ipad).queryByText('Extra monitoring')).toBeNull();
+    // issue 32: it starts at what Noah asked (10 minutes), not always 5
+    expect(duration).toHaveValue('600');
     await user.selectOptions(duration, '1200');
     await user.click(within(ipad).getByRole('button', { name: 'Grant suspension' }));
 
