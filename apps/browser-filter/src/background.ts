@@ -8,6 +8,8 @@ import {
   type CompiledBrowserRules,
   compileBlockEverything,
   compileBrowserRules,
+  type ReportedBrowserState,
+  reportedBrowserState,
   type DnrRule,
   RULE_IDS,
 } from '@keyward/domain/browser-rules';
@@ -122,10 +124,12 @@ function applyRules(): Promise<CompiledBrowserRules> {
       state.suspensionEndReported !== suspension.endsAt
     ) {
       await writeLocal({ suspensionEndReported: suspension.endsAt });
-      await queueEvent('suspensionExpired', `ended at ${suspension.endsAt}`);
+      // no raw time in the detail (issue 32): the event's own time says when it ended
+      await queueEvent('suspensionExpired');
     }
 
     const isSuspended = compiled.mode === 'suspended';
+    reportState(reportedBrowserState(compiled));
     await writeLocal({
       status: {
         mode: compiled.mode,
@@ -290,6 +294,23 @@ async function flushEvents() {
 // --- push channel ----------------------------------------------------------------------------------
 
 let socket: WebSocket | undefined;
+/** the server answered our hello: frames other than hello may be sent */
+let isWelcomed = false;
+/** issue 32: the filter state the rules applied, sent with each ping and at once when it changes */
+let appliedState: ReportedBrowserState | undefined;
+let sentState: string | undefined;
+
+function ping() {
+  if (!socket || socket.readyState !== WebSocket.OPEN || !isWelcomed) return;
+  sentState = appliedState ? JSON.stringify(appliedState) : undefined;
+  socket.send(JSON.stringify({ type: 'ping', ...(appliedState ? { state: appliedState } : {}) }));
+}
+
+function reportState(state: ReportedBrowserState | undefined) {
+  appliedState = state;
+  if (state && JSON.stringify(state) !== sentState) ping();
+}
+
 let pingTimer: ReturnType<typeof setInterval> | undefined;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 let attempt = 0;
@@ -314,10 +335,12 @@ async function ensureChannel() {
 function openChannel(connection: Connection) {
   const ws = new WebSocket(channelUrlOf(connection.serverUrl));
   socket = ws;
+  isWelcomed = false;
+  sentState = undefined;
   ws.onopen = () => {
     ws.send(JSON.stringify({ type: 'hello', token: connection.token }));
     pingTimer = setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
+      if (socket === ws) ping();
     }, PING_MS);
     attempt = 0;
     void chrome.storage.session.remove('channelDownSince');
@@ -364,7 +387,10 @@ async function markChannelDown() {
 async function onChannelMessage(message: BrowserChannelMessage) {
   switch (message.type) {
     case 'welcome':
-      // the server knows this browser: the channel is open (onopen already checked in)
+      // the server knows this browser: the channel is open (onopen already checked in); it
+      // hears the filter state at once, not at the first ping 20 s later
+      isWelcomed = true;
+      ping();
       break;
     case 'rulesChanged':
       await checkIn();

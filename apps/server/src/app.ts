@@ -10,7 +10,8 @@ import { registerBilling } from './billing/routes.ts';
 import { createBillingService } from './billing/stripe-service.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
-import { registerDeviceChannel } from './devices/channel.ts';
+import websocket from '@fastify/websocket';
+import { MAX_FRAME_BYTES, registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerDataExportDownload } from './http/data-export.ts';
@@ -154,6 +155,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     NAMESPACES.map(async (namespace) => ({ namespace, resolvers: await loadResolvers(namespace) })),
   );
   await registerPairQL(app, { db, config, clock, services, namespaces });
+  // Issue 32: the WebSocket plugin once for the whole server. Registered in each channel's scope, it
+  // added one 'upgrade' listener each, and the second routed every upgrade again, on a socket the
+  // first had taken ("websocket upgrade failed … ERR_HTTP_SOCKET_ASSIGNED" at each connection).
+  // Frames above the largest channel's limit close at once (1009); the browser's channel checks
+  // its own smaller one.
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   await registerDeviceChannel(app, { db, clock, push });
   await registerBrowserFilter(app, { db, config, clock, services });
   // issue 33: Keyward DNS (DoH here, DoT on its own port)

@@ -308,6 +308,15 @@ describe('requests from the block page', () => {
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     const status = await browserCall('GetSuspensionRequest', token, { id: asked.body.id });
     expect(status.body.status).toBe('accepted');
+    // issue 32: the decision no longer overwrites what the child asked
+    expect(status.body.requestedSeconds).toBe(900);
+    const read = await server.call('GetSuspendFilterRequest', asked.body.id, {
+      token: parent.token,
+    });
+    expect(read.body).toMatchObject({
+      requestedDurationInSeconds: 900,
+      grantedDurationInSeconds: 600,
+    });
     const endsAt = Date.parse(status.body.suspension.endsAt);
     expect(endsAt - server.clock.now().getTime()).toBeGreaterThan(599_000);
     expect((await checkIn(token)).body.suspension?.endsAt).toBe(status.body.suspension.endsAt);
@@ -484,6 +493,61 @@ describe('the push channel', () => {
       request: expect.objectContaining({ id: created.body[0].id, status: 'accepted' }),
     });
     client.socket.close();
+  });
+
+  // issue 32: a connected Chrome was always "Offline": its presence was fresh, its state never set
+  test('the filter state on its pings is the browser’s live status on the dashboard', async () => {
+    const { parent, childId, token } = await connectedBrowser({ childName: 'Bo' });
+    const statusOfChild = async () => {
+      const devices = await server.call('GetDevices', undefined, { token: parent.token });
+      const users = (devices.body as { users: { id: string; status?: unknown }[] }[]).flatMap(
+        (device) => device.users,
+      );
+      return users.find((user) => user.id === childId)?.status;
+    };
+    const client = await open();
+    client.socket.send(JSON.stringify({ type: 'hello', token }));
+    await until(() => client.frames.length > 0);
+    expect(await statusOfChild()).toEqual({ case: 'offline' }); // present, no state yet
+
+    client.socket.send(JSON.stringify({ type: 'ping', state: { case: 'on' } }));
+    let status: unknown;
+    for (let i = 0; i < 100; i++) {
+      status = await statusOfChild();
+      if ((status as { case: string }).case !== 'offline') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toEqual({ case: 'filterOn' });
+
+    const resuming = new Date(server.clock.now().getTime() + 10 * MINUTE)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
+    client.socket.send(JSON.stringify({ type: 'ping', state: { case: 'suspended', resuming } }));
+    for (let i = 0; i < 100; i++) {
+      status = await statusOfChild();
+      if ((status as { case: string }).case === 'filterSuspended') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toEqual({ case: 'filterSuspended', resuming });
+    // a bare ping keeps the state
+    client.socket.send(JSON.stringify({ type: 'ping' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await statusOfChild()).toEqual({ case: 'filterSuspended', resuming });
+    client.socket.close();
+  });
+
+  test('one WebSocket upgrade listener for the whole server (no ERR_HTTP_SOCKET_ASSIGNED)', () => {
+    // two registrations of the plugin routed every upgrade twice: the second failed and was logged
+    expect(server.app.server.listenerCount('upgrade')).toBe(1);
+  });
+
+  test('a frame over 1 KiB closes the browser channel with 1009', async () => {
+    const { token } = await connectedBrowser();
+    const client = await open();
+    client.socket.send(JSON.stringify({ type: 'hello', token }));
+    await until(() => client.frames.length > 0);
+    client.socket.send(JSON.stringify({ type: 'ping', padding: 'x'.repeat(1100) }));
+    expect(await client.closed).toBe(1009);
   });
 
   test('a first frame that is not a valid hello closes the socket with 4999', async () => {

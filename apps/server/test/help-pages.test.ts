@@ -16,6 +16,7 @@ describe('help links', () => {
         'how-to-video': `${origin}/getting-started#how-to`,
         'getting-started': `${origin}/getting-started`,
         'mac-app': `${origin}/getting-started#mac-app`,
+        'ios-app': `${origin}/getting-started#ios-app`,
         'chrome-filter': `${origin}/getting-started#chrome`,
       };
       for (const [link, target] of Object.entries(expected)) {
@@ -26,9 +27,19 @@ describe('help links', () => {
       const page = await server.app.inject({ method: 'GET', url: '/getting-started' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      for (const anchor of ['id="support"', 'id="how-to"', 'id="mac-app"', 'id="chrome"']) {
+      for (const anchor of [
+        'id="support"',
+        'id="how-to"',
+        'id="mac-app"',
+        'id="ios-app"',
+        'id="chrome"',
+      ]) {
         expect(page.body).toContain(anchor);
       }
+      // issue 32: what a Mac family can really install, not a Keyward Mac app that does not exist
+      expect(page.body).toContain('has no Mac app of its own');
+      expect(page.body).toContain('The open-source Gertrude Mac app');
+      expect(page.body).not.toContain('Install the Keyward filter app');
       expect(page.body).toContain('mailto:support@keyward.local');
       // the extension's download is the server's own (with its address filled in)
       expect(page.body).toContain(`href="${server.config.publicUrl}/downloads/keyward-chrome.zip"`);

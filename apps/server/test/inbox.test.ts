@@ -1,3 +1,4 @@
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { describe, expect, test } from 'vitest';
 import { HOUR, MINUTE } from '../src/db/values.ts';
 import { newToken } from '../src/services/tokens.ts';
@@ -227,5 +228,44 @@ describe('GetFamilyDevices', () => {
 
     const bobs = await dashboard(bob, 'GetFamilyDevices');
     expect(bobs.body.map((d: { id: string }) => d.id)).toEqual([bobsMac.computerUserId]);
+  });
+});
+
+// Issue 32: alerts were not in "Needs you" (only "30 unreviewed" on home)
+describe('GetInbox alerts', () => {
+  test("each child's alerts still to look at, not another family's; an unflagged one leaves", async () => {
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId, {
+      name: 'Ivy',
+      keyloggingEnabled: true,
+    });
+    const mac = await connectedMac(server, parent.adminId, { childId });
+    const at = server.clock.now().getTime();
+    const typed = await deviceCall(server, 'CreateKeystrokeLines', mac.token, [
+      { appName: 'Notes', line: 'kill myself', time: toSwiftReferenceSeconds(new Date(at - 2000)) },
+      { appName: 'Notes', line: 'homework', time: toSwiftReferenceSeconds(new Date(at - 1000)) },
+    ]);
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+
+    const inbox = await dashboard(parent, 'GetInbox');
+    expect(inbox.status).toBe(200);
+    expect(inbox.body.alerts).toEqual([
+      {
+        childId,
+        childName: 'Ivy',
+        count: 1,
+        categories: ['selfHarm'],
+        latestAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    expect((await dashboard(bob, 'GetInbox')).body.alerts).toEqual([]);
+
+    await server.db
+      .updateTable('keystroke_lines')
+      .set({ flagged: null })
+      .where('alert_category', 'is not', null)
+      .where('computer_user_id', '=', mac.computerUserId)
+      .execute();
+    expect((await dashboard(parent, 'GetInbox')).body.alerts).toEqual([]);
   });
 });

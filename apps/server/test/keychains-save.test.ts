@@ -174,7 +174,7 @@ describe('SaveKey', () => {
     expect(fromDbJson(row?.key)).toEqual(key);
     const events = await securityEvents(server, alice.adminId, 'keyCreated');
     expect(events.map((e) => e.detail)).toContain(
-      'keychain: Keys, key: docs.google.com (exact domain) in the app com.google.Chrome',
+      'keychain: Keys, key: docs.google.com (this domain and www. only) in the app com.google.Chrome',
     );
   });
 

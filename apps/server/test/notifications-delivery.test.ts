@@ -197,7 +197,7 @@ describe('dispatch rule (§6.1)', () => {
     expect(errors()).toEqual([]);
   });
 
-  test('rules of other triggers only: nothing is sent, and no fallback', async () => {
+  test('rules of other triggers only: the account email still gets it, saying why (issue 32)', async () => {
     const f = await family();
     await addRule(
       server,
@@ -207,9 +207,45 @@ describe('dispatch rule (§6.1)', () => {
     );
     const ids = await addUnlockRequests(f.computerUserId, [{ hostname: 'roblox.com' }]);
     await notifyParent(ctx, unlock(f, ids));
-    expect(mails).toEqual([]);
+    expect(mails.map((m) => [m.to, m.template])).toEqual([
+      [f.parent.email, 'notify-unlock-request'],
+    ]);
+    expect(mails[0]!.text).toContain('none of your notification rules is for this kind of event');
+    expect(mails[0]!.links).toContain(`${DASHBOARD}/settings`);
     expect(sms.texts).toEqual([]);
     expect(slack.calls).toEqual([]);
+  });
+
+  test('issue 32: one suspension rule does not silence a self-harm alert; a security event still needs its own rule', async () => {
+    const f = await family();
+    const phone = await addMethod(server, f.parent.adminId, {
+      case: 'text',
+      phoneNumber: '+14155552671',
+    });
+    await addRule(server, f.parent.adminId, phone, 'suspendFilterRequestSubmitted');
+    await notifyParent(ctx, {
+      trigger: 'activityAlert',
+      parentId: f.parent.adminId,
+      childId: f.childId,
+      childName: 'Sam',
+      count: 1,
+      categories: ['selfHarm'],
+    });
+    expect(mails.map((m) => [m.to, m.template])).toEqual([
+      [f.parent.email, 'notify-activity-alert'],
+    ]);
+    expect(mails[0]!.text).toContain('none of your notification rules is for this kind of event');
+    expect(sms.texts).toEqual([]); // the suspension rule's method is not used for an alert
+    await notifyParent(ctx, {
+      trigger: 'adminChildSecurityEvent',
+      parentId: f.parent.adminId,
+      childId: f.childId,
+      childName: 'Sam',
+      event: 'appQuit',
+      detail: null,
+    });
+    expect(mails).toHaveLength(1);
+    expect(errors()).toEqual([]);
   });
 
   test('every matching rule sends once (email, text, Slack), the others not at all', async () => {

@@ -149,11 +149,14 @@ describe('DecideFilterSuspensionRequest', () => {
       response_comment: 'be good',
     });
     const read = (await dashboard(alice, 'GetSuspendFilterRequest', id)).body;
+    // issue 32: what the child asked (600) stays visible beside what was granted (1200)
     expect(read).toMatchObject({
       status: 'accepted',
-      requestedDurationInSeconds: 1200,
+      requestedDurationInSeconds: 600,
+      grantedDurationInSeconds: 1200,
       responseComment: 'be good',
     });
+    expect(await requestRow(id)).toMatchObject({ requested_duration: 600 });
   });
 
   test('granting exactly 60 s without extra monitoring', async () => {

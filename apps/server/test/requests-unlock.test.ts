@@ -4,11 +4,15 @@ import { newToken } from '../src/services/tokens.ts';
 import {
   addChild,
   addComputerUser,
+  addKey,
+  addKeychain,
   addMacToken,
+  assign,
   deviceCall,
   type Parent,
   recordPushes,
   serverWithParents,
+  website,
 } from './fixtures.ts';
 
 // The parent's side of unlock requests (server-behaviour §3.5): GetUnlockRequests,
@@ -294,3 +298,98 @@ describe.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))(
     });
   },
 );
+
+// Issue 32: "Save key and accept" into a keychain the child does not have unlocked nothing.
+describe('UpdateUnlockRequest with the keychain the key went into', () => {
+  const childKeychains = (childId: string) =>
+    server.db
+      .selectFrom('child_keychains')
+      .select(['keychain_id', 'schedule'])
+      .where('child_id', '=', childId)
+      .execute();
+
+  test('a keychain the child does not have is given to them, and the Mac gets its key', async () => {
+    const mac = await newMac(alice, 'Ada');
+    const school = await addKeychain(server, alice.adminId, { name: 'School' });
+    await addKey(server, school, website('games.example.com'));
+    const [id = ''] = await ask(mac.token, [
+      { bundleId: 'com.apple.Safari', hostname: 'games.example.com' },
+    ]);
+    const pushes = recordPushes(server, [mac.computerUserId]);
+    const result = await dashboard(alice, 'UpdateUnlockRequest', {
+      id,
+      status: 'accepted',
+      keychainId: school,
+    });
+    pushes.stop();
+    expect(result.status).toBe(200);
+    expect(await childKeychains(mac.childId)).toEqual([{ keychain_id: school, schedule: null }]);
+    expect(pushes.to(mac.computerUserId).map((push) => push.case)).toEqual(
+      expect.arrayContaining(['unlockRequestUpdated_v2', 'userUpdated']),
+    );
+    const checkIn = await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '2.5.0' });
+    expect((checkIn.body.keychains as { id: string }[]).map((k) => k.id)).toEqual([school]);
+  });
+
+  test('a keychain the child already has keeps its assignment and schedule', async () => {
+    const mac = await newMac(alice, 'Bea');
+    const school = await addKeychain(server, alice.adminId);
+    const schedule = {
+      mode: 'active',
+      days: {
+        sunday: true,
+        monday: true,
+        tuesday: true,
+        wednesday: true,
+        thursday: true,
+        friday: true,
+        saturday: true,
+      },
+      window: { start: { hour: 8, minute: 0 }, end: { hour: 15, minute: 0 } },
+    };
+    await assign(server, mac.childId, school, schedule as never);
+    const [id = ''] = await ask(mac.token, [
+      { bundleId: 'com.apple.Safari', hostname: 'b.example.com' },
+    ]);
+    const result = await dashboard(alice, 'UpdateUnlockRequest', {
+      id,
+      status: 'accepted',
+      keychainId: school,
+    });
+    expect(result.status).toBe(200);
+    const rows = await childKeychains(mac.childId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.schedule).not.toBeNull();
+  });
+
+  test("another family's keychain is a 404 and nothing is decided or given", async () => {
+    const mac = await newMac(alice, 'Cy');
+    const bobs = await addKeychain(server, bob.adminId, { name: "Bob's" });
+    const [id = ''] = await ask(mac.token, [
+      { bundleId: 'com.apple.Safari', hostname: 'c.example.com' },
+    ]);
+    const result = await dashboard(alice, 'UpdateUnlockRequest', {
+      id,
+      status: 'accepted',
+      keychainId: bobs,
+    });
+    expect(result.status).toBe(404);
+    expect(await childKeychains(mac.childId)).toEqual([]);
+    expect((await dashboard(alice, 'GetUnlockRequest', id)).body.status).toBe('pending');
+  });
+
+  test('denying ignores the keychain', async () => {
+    const mac = await newMac(alice, 'Di');
+    const school = await addKeychain(server, alice.adminId);
+    const [id = ''] = await ask(mac.token, [
+      { bundleId: 'com.apple.Safari', hostname: 'd.example.com' },
+    ]);
+    const result = await dashboard(alice, 'UpdateUnlockRequest', {
+      id,
+      status: 'rejected',
+      keychainId: school,
+    });
+    expect(result.status).toBe(200);
+    expect(await childKeychains(mac.childId)).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { describe, expect, test } from 'vitest';
 import { DAY, HOUR } from '../src/db/values.ts';
 import { localTime, runWeeklyReports } from '../src/jobs/weekly-report.ts';
@@ -5,7 +6,9 @@ import { notificationsDelivered } from '../src/requests/notify.ts';
 import { createEmailService } from '../src/services/mail.ts';
 import { createTokenService } from '../src/services/tokens.ts';
 import {
+  addChild,
   addChildWithComputer,
+  addComputerUser,
   addMacToken,
   deviceCall,
   inviteCoParent,
@@ -123,6 +126,40 @@ describe('sending', () => {
     });
     // a family on UTC gets its report in its own evening, not New York's
     expect(reportsTo(bob.email)).toHaveLength(1);
+    // issue 32: the public catalogue's internal account (UTC, complimentary) gets nothing
+    expect(server.mails.filter((mail) => mail.to.endsWith('.invalid'))).toEqual([]);
+  });
+
+  test('issue 32: alerts come first in the week, and the stop link is a short link in HTML', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId, {
+      name: 'Zoe',
+      keyloggingEnabled: true,
+    });
+    const { computerUserId } = await addComputerUser(server, parent.adminId, childId);
+    const token = await addMacToken(server, childId, computerUserId);
+    const sunday = new Date('2026-12-13T18:10:00.000Z');
+    server.clock.set(new Date(sunday.getTime() - DAY));
+    const typed = await deviceCall(server, 'CreateKeystrokeLines', token, [
+      {
+        appName: 'Notes',
+        line: 'kill myself',
+        time: toSwiftReferenceSeconds(new Date(sunday.getTime() - DAY - 1000)),
+      },
+    ]);
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+    await notificationsDelivered();
+    await runWeeklyReports(deps, sunday);
+    const [report] = reportsTo(parent.email);
+    expect(report?.text).toContain(
+      ['Zoe:', '- 1 alert on what Zoe typed: look at these first', '- 0 unlock requests'].join(
+        '\n',
+      ),
+    );
+    expect(report?.html).toMatch(
+      /<a href="[^"]+\/weekly-report\/unsubscribe[^"]+">Stop the weekly report with one click<\/a>/,
+    );
+    expect(report?.html).not.toMatch(/>https?:\/\/[^<]*weekly-report\/unsubscribe/);
   });
 
   test('one click stops it: the List-Unsubscribe POST, not a GET, and only with the genuine link', async () => {

@@ -48,7 +48,7 @@ const render: PageRender = {
       recentScreenshots: [],
     }),
     GetFamilyDevices: [],
-    GetInbox: { items: [] },
+    GetInbox: { items: [], alerts: [] },
     IOSDevices: [],
   },
 };

@@ -248,10 +248,19 @@ export const BrowserChannelMessage = z.discriminatedUnion('type', [
 ]);
 export type BrowserChannelMessage = z.infer<typeof BrowserChannelMessage>;
 
+/** The browser's filter state as it reports it (the Mac's `FilterState` cases a browser can be in). */
+export const BrowserFilterState = z.discriminatedUnion('case', [
+  z.object({ case: z.literal('on') }),
+  z.object({ case: z.literal('suspended'), resuming: IsoDate.optional() }),
+  z.object({ case: z.literal('downtime'), ending: IsoDate.optional() }),
+]);
+export type BrowserFilterState = z.infer<typeof BrowserFilterState>;
+
 /** Frames the extension sends on its channel. */
 export const BrowserChannelFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), token: Uuid }),
-  /** every ~20 s while the browser is open (it keeps the service worker alive, and says online) */
-  z.object({ type: z.literal('ping') }),
+  /** every ~20 s while the browser is open (it keeps the service worker alive, and says online);
+   * issue 32: with the filter state the extension applies (also sent at once when it changes) */
+  z.object({ type: z.literal('ping'), state: BrowserFilterState.optional() }),
 ]);
 export type BrowserChannelFrame = z.infer<typeof BrowserChannelFrame>;

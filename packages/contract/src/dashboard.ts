@@ -464,6 +464,9 @@ export const dashboard = {
       id: Uuid,
       responseComment: optionalInput(z.string().max(LIMITS.comment)),
       status: RequestStatus,
+      /** Beyond the reference (issue 32): on accept, the own keychain the new key went into; the
+       * child is given it (always) in the same step when they do not have it yet. */
+      keychainId: optionalInput(Uuid),
     }),
     output: SuccessOutput,
   },

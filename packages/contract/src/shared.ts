@@ -517,7 +517,10 @@ export const SuspendFilterRequest = z.object({
   deviceId: Uuid,
   status: RequestStatus,
   userName: z.string(),
+  /** what the child asked for, before and after the decision (issue 32) */
   requestedDurationInSeconds: z.number(),
+  /** Beyond the reference (issue 32): what was granted, once accepted */
+  grantedDurationInSeconds: z.number().optional(),
   requestComment: z.string().optional(),
   responseComment: z.string().optional(),
   extraMonitoringOptions: z.record(z.string(), z.string()),
@@ -608,6 +611,18 @@ export const InboxItem = z.discriminatedUnion('case', [
 ]);
 export type InboxItem = z.infer<typeof InboxItem>;
 
+/** Issue 32: a child's alerts still to look at (typed lines that raised one, still flagged and
+ * unreviewed): a safety alert needs the parent as much as a request does. */
+export const InboxAlerts = z.object({
+  childId: Uuid,
+  childName: z.string(),
+  count: z.number(),
+  /** most serious first (alert-categories order) */
+  categories: z.array(z.string()),
+  latestAt: IsoDate,
+});
+export type InboxAlerts = z.infer<typeof InboxAlerts>;
+
 /**
  * What waits for the parent, newest first (suspension requests under 2 hours old). Issue 31: each
  * child's newest requests up to a page (PENDING_SHOWN_PER_CHILD in packages/domain); `more` counts,
@@ -615,6 +630,8 @@ export type InboxItem = z.infer<typeof InboxItem>;
  */
 export const InboxOutput = z.object({
   items: z.array(InboxItem),
+  /** Issue 32: the children's alerts to look at, the latest first */
+  alerts: z.array(InboxAlerts),
   more: z
     .array(
       z.object({

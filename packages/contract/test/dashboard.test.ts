@@ -289,6 +289,15 @@ const examples: Examples = {
           requestComment: 'homework',
         },
       ],
+      alerts: [
+        {
+          childId: ids.child,
+          childName: 'Lily',
+          count: 2,
+          categories: ['selfHarm'],
+          latestAt: at,
+        },
+      ],
     },
   },
   GetIOSDevice: {

@@ -511,3 +511,30 @@ function planPathKey(path: string): KeyPlan {
 function escapeRegex(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** What the browser reports as its filter state (issue 32), in the Mac's terms the dashboard shows. */
+export type ReportedBrowserState =
+  | { case: 'on' }
+  | { case: 'suspended'; resuming?: string }
+  | { case: 'downtime'; ending?: string };
+
+/**
+ * The state a connected browser reports on its channel, from the rules it applied: filtering is
+ * "on", a suspension until its end, downtime until its next boundary. A browser that is not
+ * connected reports nothing (the server does not know it).
+ */
+export function reportedBrowserState(
+  compiled: Pick<CompiledBrowserRules, 'mode' | 'nextChangeAt'>,
+): ReportedBrowserState | undefined {
+  const at = compiled.nextChangeAt?.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  switch (compiled.mode) {
+    case 'filtering':
+      return { case: 'on' };
+    case 'suspended':
+      return at ? { case: 'suspended', resuming: at } : { case: 'suspended' };
+    case 'downtime':
+      return at ? { case: 'downtime', ending: at } : { case: 'downtime' };
+    case 'notConnected':
+      return undefined;
+  }
+}

@@ -529,7 +529,8 @@ export function describeKeyNamingApps(key: SharedKey, appName: AppNameOf): strin
     case 'anySubdomain':
       return `${key.domain} and its subdomains ${describeScope(key.scope, appName)}`;
     case 'domain':
-      return `${key.domain} (exact domain) ${describeScope(key.scope, appName)}`;
+      // issue 32: a `domain` key also opens www. (browser-rules domainKeyHosts), so not "exact"
+      return `${key.domain} (this domain and www. only) ${describeScope(key.scope, appName)}`;
     case 'domainRegex':
       return `${key.pattern} ${describeScope(key.scope, appName)}`;
     case 'ipAddress':
@@ -628,4 +629,50 @@ export function previousStep(
   const steps = wizardSteps(state);
   const index = steps.indexOf(step);
   return index <= 0 ? undefined : steps[index - 1];
+}
+
+// ---------------------------------------------------------------------------
+// Why a key cannot be saved (issue 32: the save button was greyed out with no reason)
+// ---------------------------------------------------------------------------
+
+export interface KeyProblem {
+  /** what is wrong, in the parent's words */
+  reason: string;
+  /** what would work instead */
+  whatWorks: string;
+}
+
+const BY_IP_OR_APP =
+  'If you know its IP address, turn on Advanced and choose "IP address", or make an app key for the app that uses it.';
+
+/** Why this key cannot be saved as it is, and what would work; undefined when it can. */
+export function keyProblem(state: KeyEditorState): KeyProblem | undefined {
+  const conversion = keyEditorStateToSharedKey(state);
+  if (conversion.ok) return undefined;
+  const usesAddress = state.keyType === 'website' || state.appScope === 'address';
+  const address = keyAddress(state.address, state.addressType);
+  const isNamed = state.addressType === 'standard' || state.addressType === 'strict';
+  if (usesAddress && isNamed) {
+    if (address !== '' && isIpAddress(address)) {
+      return { reason: `'${address}' is an IP address.`, whatWorks: IP_ADDRESS_HINT };
+    }
+    if (isValidHostname(address) && !address.includes('.')) {
+      return {
+        reason: `'${address}' is a name on a local network, not a website address: a key cannot unlock it by name.`,
+        whatWorks: BY_IP_OR_APP,
+      };
+    }
+    if (isValidHostname(address) && hasAddressShape(address) && !isRegistrableDomain(address)) {
+      const ending = address.slice(address.lastIndexOf('.'));
+      return {
+        reason: `'${address}' does not end in a public domain ending ('${ending}' is not one, unlike .com or .org): a key cannot unlock it by name.`,
+        whatWorks: BY_IP_OR_APP,
+      };
+    }
+    return {
+      reason: conversion.error,
+      whatWorks: 'Enter a website address such as khanacademy.org or docs.google.com.',
+    };
+  }
+  return { reason: conversion.error, whatWorks: 'Fix the step above, then save.' };
 }

@@ -11,29 +11,57 @@ import { normalisePhone } from './phone.ts';
 /** What one event sends: through the matching rules, a fallback email, or nothing. */
 export type DispatchPlan<Rule> =
   | { kind: 'rules'; rules: Rule[] }
-  | { kind: 'fallbackEmail' }
+  | { kind: 'fallbackEmail'; noRulesAtAll: boolean }
   | { kind: 'nothing' };
 
+/** Triggers that reach the account email when the family has no rule of their own (issue 32). */
+export const FALLBACK_TRIGGERS: readonly AdminNotificationTrigger[] = [
+  'activityAlert',
+  'unlockRequestSubmitted',
+  'suspendFilterRequestSubmitted',
+];
+
+export function hasFallback(trigger: AdminNotificationTrigger): boolean {
+  return FALLBACK_TRIGGERS.includes(trigger);
+}
+
 /**
- * A parent with at least one rule of ANY trigger gets exactly the rules whose trigger matches (none
- * may match: then nothing is sent). A parent with no rules at all gets a fallback email to the account
- * address for unlock and suspend-filter requests; security events have no fallback. Each method is
- * used once per event, so one event never sends the same message twice through one method.
+ * The family's rules whose trigger matches, each method once (so one event never sends the same
+ * message twice through one method). A trigger with no rule of its own (issue 32: even when rules of
+ * other triggers exist) falls back to an email to the account address for alerts, unlock and
+ * suspend-filter requests, so a self-harm alert always reaches someone; security events have no
+ * fallback.
  */
 export function planDispatch<Rule extends { trigger: AdminNotificationTrigger; methodId: string }>(
   rules: readonly Rule[],
   trigger: AdminNotificationTrigger,
 ): DispatchPlan<Rule> {
-  if (rules.length === 0) {
-    return trigger === 'adminChildSecurityEvent' ? { kind: 'nothing' } : { kind: 'fallbackEmail' };
-  }
   const seen = new Set<string>();
   const matching = rules.filter((rule) => {
     if (rule.trigger !== trigger || seen.has(rule.methodId)) return false;
     seen.add(rule.methodId);
     return true;
   });
-  return matching.length === 0 ? { kind: 'nothing' } : { kind: 'rules', rules: matching };
+  if (matching.length > 0) return { kind: 'rules', rules: matching };
+  return hasFallback(trigger)
+    ? { kind: 'fallbackEmail', noRulesAtAll: rules.length === 0 }
+    : { kind: 'nothing' };
+}
+
+/** Who one trigger reaches, as Settings shows it (issue 32). */
+export type TriggerReach =
+  | { kind: 'methods'; methodIds: string[] }
+  | { kind: 'accountEmail' }
+  | { kind: 'nobody' };
+
+export function triggerReach(
+  rules: readonly { trigger: AdminNotificationTrigger; methodId: string }[],
+  trigger: AdminNotificationTrigger,
+): TriggerReach {
+  const plan = planDispatch(rules, trigger);
+  if (plan.kind === 'rules')
+    return { kind: 'methods', methodIds: plan.rules.map((r) => r.methodId) };
+  return plan.kind === 'fallbackEmail' ? { kind: 'accountEmail' } : { kind: 'nobody' };
 }
 
 // ---------------------------------------------------------------------------

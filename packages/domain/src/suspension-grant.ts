@@ -45,6 +45,34 @@ export function grantedDurationSeconds(
   return Math.max(MIN_SUSPENSION_SECONDS, choice);
 }
 
+/**
+ * Issue 32: the duration a grant starts at is what the child asked for: that preset, else custom
+ * minutes when they are whole and valid, else the nearest preset; the default (5 minutes) when
+ * nothing was asked.
+ */
+export function preselectedSuspensionDuration(requestedSeconds: number | undefined): {
+  duration: SuspensionDurationChoice;
+  customMinutes: string;
+} {
+  if (
+    requestedSeconds === undefined ||
+    !Number.isFinite(requestedSeconds) ||
+    requestedSeconds <= 0
+  ) {
+    return { duration: DEFAULT_SUSPENSION_SECONDS, customMinutes: '' };
+  }
+  const preset = SUSPENSION_DURATIONS_SECONDS.find((seconds) => seconds === requestedSeconds);
+  if (preset !== undefined) return { duration: preset, customMinutes: '' };
+  const minutes = requestedSeconds / 60;
+  if (Number.isInteger(minutes) && isValidCustomMinutes(String(minutes))) {
+    return { duration: 'custom', customMinutes: String(minutes) };
+  }
+  const nearest = SUSPENSION_DURATIONS_SECONDS.reduce((best, seconds) =>
+    Math.abs(seconds - requestedSeconds) < Math.abs(best - requestedSeconds) ? seconds : best,
+  );
+  return { duration: nearest, customMinutes: '' };
+}
+
 function ageMs(createdAt: string, now: Date): number {
   return now.getTime() - new Date(createdAt).getTime();
 }

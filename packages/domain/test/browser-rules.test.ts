@@ -2,6 +2,7 @@ import type { BrowserKey, BrowserKeychain } from '@keyward/contract/browser';
 import type { RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
 import {
+  reportedBrowserState,
   type BrowserRulesInput,
   compileBlockEverything,
   compileBrowserRules,
@@ -562,5 +563,19 @@ describe('schedules, expirations, downtime, suspension', () => {
       false,
     );
     expect(isAllowed(result.rules, { url: `${SERVER}/`, type: 'main_frame' })).toBe(true);
+  });
+});
+
+describe('the state a browser reports (issue 32)', () => {
+  const at = new Date('2026-12-01T20:41:15.250Z');
+  test.each([
+    ['filtering', undefined, { case: 'on' }],
+    ['filtering', at, { case: 'on' }],
+    ['suspended', at, { case: 'suspended', resuming: '2026-12-01T20:41:15Z' }],
+    ['downtime', at, { case: 'downtime', ending: '2026-12-01T20:41:15Z' }],
+    ['downtime', undefined, { case: 'downtime' }],
+    ['notConnected', undefined, undefined],
+  ] as const)('%s (next change %s) → %j', (mode, nextChangeAt, expected) => {
+    expect(reportedBrowserState({ mode, nextChangeAt })).toEqual(expected);
   });
 });

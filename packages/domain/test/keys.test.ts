@@ -15,6 +15,7 @@ import {
   isValidHostname,
   type KeyEditorState,
   keyAddress,
+  keyProblem,
   type KeyWizardStep,
   keyEditorStateToSharedKey,
   LARGE_SHARED_HOSTS,
@@ -482,7 +483,7 @@ describe('describeKey', () => {
   test.each<[SharedKey, string]>([
     [
       { type: 'domain', domain: 'youtube.com', scope: { type: 'webBrowsers' } },
-      'youtube.com (exact domain) in web browsers',
+      'youtube.com (this domain and www. only) in web browsers',
     ],
     [
       { type: 'domainRegex', pattern: '*.khanacademy.org', scope: { type: 'unrestricted' } },
@@ -764,5 +765,40 @@ describe('websiteDomain', () => {
     ['https://[::1]/', "'::1' is an IP address. Enter a website address, such as khanacademy.org."],
   ])('%j is refused: %s', (input, error) => {
     expect(websiteDomain(input)).toEqual({ ok: false, error });
+  });
+});
+
+describe('keyProblem (issue 32: why a key cannot be saved, and what would work)', () => {
+  test.each<[string, Partial<KeyEditorState>, RegExp | undefined, RegExp | undefined]>([
+    ['a good website', { address: 'khanacademy.org' }, undefined, undefined],
+    [
+      'a local name',
+      { address: 'intranet' },
+      /'intranet' is a name on a local network/,
+      /IP address/,
+    ],
+    [
+      'a reserved ending',
+      { address: 'games.test' },
+      /'games.test' does not end in a public domain ending \('.test'/,
+      /app key/,
+    ],
+    ['.local', { address: 'printer.local' }, /public domain ending/, /IP address/],
+    ['an IP typed as a website', { address: '10.0.0.7' }, /is an IP address/, /Advanced/],
+    ['nothing typed', { address: '' }, /Enter a website address/, /khanacademy.org/],
+    [
+      'an app key without its app',
+      { keyType: 'app', appScope: 'unrestricted' },
+      /Choose an app/,
+      /step above/,
+    ],
+  ])('%s', (_label, overrides, reason, whatWorks) => {
+    const problem = keyProblem(website(overrides));
+    if (reason === undefined) {
+      expect(problem).toBeUndefined();
+    } else {
+      expect(problem?.reason).toMatch(reason);
+      expect(problem?.whatWorks).toMatch(whatWorks as RegExp);
+    }
   });
 });

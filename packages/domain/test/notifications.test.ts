@@ -4,6 +4,7 @@ import {
   checkNotificationMethodConfig,
   isMethodDeletable,
   planDispatch,
+  triggerReach,
 } from '../src/notifications.ts';
 
 type Rule = { id: string; trigger: AdminNotificationTrigger; methodId: string };
@@ -15,20 +16,35 @@ const rule = (id: string, trigger: AdminNotificationTrigger, methodId = `m-${id}
 const UNLOCK = 'unlockRequestSubmitted';
 const SUSPEND = 'suspendFilterRequestSubmitted';
 const SECURITY = 'adminChildSecurityEvent';
+const ALERT = 'activityAlert';
 
 describe('planDispatch', () => {
   test.each<[string, Rule[], AdminNotificationTrigger, string | string[]]>([
-    ['no rules, unlock request → fallback email', [], UNLOCK, 'fallbackEmail'],
-    ['no rules, suspend request → fallback email', [], SUSPEND, 'fallbackEmail'],
+    ['no rules, unlock request → fallback email', [], UNLOCK, 'fallbackEmail:none'],
+    ['no rules, suspend request → fallback email', [], SUSPEND, 'fallbackEmail:none'],
+    ['no rules, alert → fallback email', [], ALERT, 'fallbackEmail:none'],
     ['no rules, security event → nothing', [], SECURITY, 'nothing'],
     ['one matching rule', [rule('a', UNLOCK)], UNLOCK, ['a']],
+    // issue 32: a rule for another trigger no longer silences this one
     [
-      'rules of another trigger only → nothing, no fallback',
+      'a suspension rule only, self-harm alert → fallback email',
+      [rule('a', SUSPEND)],
+      ALERT,
+      'fallbackEmail:others',
+    ],
+    [
+      'rules of another trigger only, unlock request → fallback email',
       [rule('a', SUSPEND)],
       UNLOCK,
-      'nothing',
+      'fallbackEmail:others',
     ],
-    ['security rule only, unlock request → nothing', [rule('a', SECURITY)], UNLOCK, 'nothing'],
+    ['an alert rule → only that rule', [rule('a', ALERT), rule('b', UNLOCK)], ALERT, ['a']],
+    [
+      'security rule only, unlock request → fallback email',
+      [rule('a', SECURITY)],
+      UNLOCK,
+      'fallbackEmail:others',
+    ],
     ['unlock rule only, security event → nothing', [rule('a', UNLOCK)], SECURITY, 'nothing'],
     [
       'every matching rule, in order, none of the others',
@@ -57,19 +73,34 @@ describe('planDispatch', () => {
       ['co'],
     ],
     [
-      'a co-parent with rules of another trigger only → nothing, no fallback',
+      'a co-parent with rules of another trigger only → the account email',
       [rule('co', SECURITY, 'co-text')],
       UNLOCK,
-      'nothing',
+      'fallbackEmail:others',
     ],
   ])('%s', (_label, rules, trigger, expected) => {
     const plan = planDispatch(rules, trigger);
-    if (typeof expected === 'string') {
+    if (expected === 'fallbackEmail:none' || expected === 'fallbackEmail:others') {
+      expect(plan).toEqual({
+        kind: 'fallbackEmail',
+        noRulesAtAll: expected === 'fallbackEmail:none',
+      });
+    } else if (typeof expected === 'string') {
       expect(plan).toEqual({ kind: expected });
     } else {
       expect(plan.kind).toBe('rules');
       expect(plan.kind === 'rules' && plan.rules.map((r) => r.id)).toEqual(expected);
     }
+  });
+});
+
+describe('triggerReach (what Settings shows)', () => {
+  test('each trigger: its own methods, else the account email, else nobody', () => {
+    const rules = [rule('a', SUSPEND, 'slack'), rule('b', SUSPEND, 'text')];
+    expect(triggerReach(rules, SUSPEND)).toEqual({ kind: 'methods', methodIds: ['slack', 'text'] });
+    expect(triggerReach(rules, ALERT)).toEqual({ kind: 'accountEmail' });
+    expect(triggerReach(rules, UNLOCK)).toEqual({ kind: 'accountEmail' });
+    expect(triggerReach(rules, SECURITY)).toEqual({ kind: 'nobody' });
   });
 });
 

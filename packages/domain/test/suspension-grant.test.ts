@@ -3,6 +3,7 @@ import {
   grantedDurationSeconds,
   isSuspensionRequestExpired,
   isValidCustomMinutes,
+  preselectedSuspensionDuration,
   type SuspensionDurationChoice,
   shouldShowSuspensionRequestDate,
   SUSPENSION_DURATIONS_SECONDS,
@@ -77,5 +78,21 @@ describe('request age', () => {
     ['2025-06-01T10:05:01.000Z', true],
   ])('date shown at %s: %s', (now, expected) => {
     expect(shouldShowSuspensionRequestDate(createdAt, at(now))).toBe(expected);
+  });
+});
+
+describe('preselectedSuspensionDuration (issue 32: what the child asked)', () => {
+  test.each<[number | undefined, SuspensionDurationChoice, string]>([
+    [undefined, 300, ''],
+    [0, 300, ''],
+    [600, 600, ''],
+    [3600, 3600, ''],
+    [900, 'custom', '15'],
+    [14_400, 'custom', '240'],
+    [90, 180, ''], // 1.5 minutes is not whole: the nearest preset
+    [60, 180, ''], // 1 minute is not a valid custom duration (more than 1 is needed)
+    [650, 600, ''],
+  ])('asked %j s → %j %j', (requested, duration, customMinutes) => {
+    expect(preselectedSuspensionDuration(requested)).toEqual({ duration, customMinutes });
   });
 });

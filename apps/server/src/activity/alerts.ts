@@ -9,7 +9,8 @@ import {
   type LineAlert,
   alertForLine,
 } from '@keyward/domain/alerts';
-import type { AlertCategory } from '@keyward/domain/alert-categories';
+import { ALERT_CATEGORIES, type AlertCategory } from '@keyward/domain/alert-categories';
+import type { InboxAlerts } from '@keyward/contract/shared';
 import type { Db } from '../db/database.ts';
 import { fromDbBool, fromDbJson } from '../db/values.ts';
 
@@ -95,4 +96,54 @@ export async function alertsOfLines(
     sinceYield += line.length;
   }
   return alerts;
+}
+
+/**
+ * Issue 32: each child's alerts still to look at (lines that raised an alert, still flagged and
+ * unreviewed), the child with the latest first: "Needs you" lists them above the requests.
+ */
+export async function unreviewedAlertsByChild(db: Db, parentId: string): Promise<InboxAlerts[]> {
+  const rows = await db
+    .selectFrom('keystroke_lines as k')
+    .innerJoin('computer_users as cu', 'cu.id', 'k.computer_user_id')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .select(['c.id as child_id', 'c.name as child_name', 'k.alert_category'])
+    .select((eb) => [
+      eb.fn.countAll<number | string | bigint>().as('n'),
+      eb.fn.max('k.created_at').as('latest_at'),
+    ])
+    .where('c.parent_id', '=', parentId)
+    .where('k.alerted_at', 'is not', null)
+    .where('k.alert_category', 'is not', null)
+    .where('k.flagged', 'is not', null)
+    .where('k.deleted_at', 'is', null)
+    .groupBy(['c.id', 'c.name', 'k.alert_category'])
+    .execute();
+  const byChild = new Map<string, InboxAlerts & { found: Set<string> }>();
+  for (const row of rows) {
+    const latestAt = new Date(row.latest_at as string | Date).toISOString();
+    const child = byChild.get(row.child_id) ?? {
+      childId: row.child_id,
+      childName: row.child_name,
+      count: 0,
+      categories: [],
+      latestAt,
+      found: new Set<string>(),
+    };
+    child.count += Number(row.n);
+    if (row.alert_category) child.found.add(row.alert_category);
+    if (latestAt > child.latestAt) child.latestAt = latestAt;
+    byChild.set(row.child_id, child);
+  }
+  return [...byChild.values()]
+    .map(({ found, ...child }) => ({
+      ...child,
+      categories: [
+        ...ALERT_CATEGORIES.filter((category) => found.has(category)),
+        ...[...found].filter(
+          (category) => !(ALERT_CATEGORIES as readonly string[]).includes(category),
+        ),
+      ],
+    }))
+    .sort((a, b) => (a.latestAt < b.latestAt ? 1 : a.latestAt > b.latestAt ? -1 : 0));
 }

@@ -133,7 +133,8 @@ export async function seedDemoActivity(
   }
 }
 
-/** Flags a couple of items; the days 6+ ago are fully reviewed, 3 days ago half reviewed. */
+/** Flags a couple of items; the days 6+ ago are reviewed but for their flagged items (a review
+ * keeps flagged ones), 3 days ago half reviewed. */
 async function reviewDemoDay(
   call: Call,
   asParent: Record<string, string>,

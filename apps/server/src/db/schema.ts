@@ -263,7 +263,10 @@ export interface MacSuspendFilterRequestsTable {
   computer_user_id: string;
   status: RequestStatus;
   scope: DbJson;
+  /** granted once accepted (issue 32: what was asked is `requested_duration`) */
   duration: ColumnType<number, number | undefined, number>;
+  /** what the child asked for (migration 0023; null only on rows written before it) */
+  requested_duration: ColumnType<number | null, number | null | undefined, number | null>;
   request_comment: string | null;
   response_comment: string | null;
   extra_monitoring: string | null;
@@ -275,6 +278,7 @@ export interface IosSuspendFilterRequestsTable {
   device_id: string;
   status: RequestStatus;
   duration: number;
+  requested_duration: ColumnType<number | null, number | null | undefined, number | null>;
   request_comment: string | null;
   response_comment: string | null;
   created_at: Ts;

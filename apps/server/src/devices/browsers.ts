@@ -105,6 +105,7 @@ interface SuspensionRow {
   id: string;
   status: RequestStatus;
   duration: number;
+  requested_duration: number | null;
   extra_monitoring: string | null;
   response_comment: string | null;
   updated_at: string;
@@ -124,7 +125,8 @@ function suspensionOf(row: SuspensionRow, childKeylogging: boolean): BrowserSusp
   };
 }
 
-/** `requestedSeconds`: what was asked for while pending; once accepted, what was granted. */
+/** `requestedSeconds`: what was asked for, before and after the decision (issue 32); what was
+ * granted is the suspension's `endsAt`. */
 export function browserSuspensionRequestOf(
   row: SuspensionRow,
   childKeylogging: boolean,
@@ -132,7 +134,7 @@ export function browserSuspensionRequestOf(
   return {
     id: row.id,
     status: row.status,
-    requestedSeconds: row.duration,
+    requestedSeconds: row.requested_duration ?? row.duration,
     ...(row.response_comment ? { responseComment: row.response_comment } : {}),
     ...(row.status === 'accepted' ? { suspension: suspensionOf(row, childKeylogging) } : {}),
   };
@@ -142,6 +144,7 @@ const SUSPENSION_COLUMNS = [
   'id',
   'status',
   'duration',
+  'requested_duration',
   'extra_monitoring',
   'response_comment',
   'updated_at',

@@ -5,7 +5,6 @@ import {
   type ServerMessage,
   toServerToAppMessage,
 } from '@keyward/contract/device';
-import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/database.ts';
@@ -236,8 +235,6 @@ export async function registerDeviceChannel(app: FastifyInstance, deps: ChannelD
   });
 
   await app.register(async (scope) => {
-    await scope.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
-
     for (const path of CHANNEL_PATHS) {
       scope.get(
         path,

@@ -41,7 +41,10 @@ export interface OwnedSuspensionRequest {
   childId: string;
   childName: string;
   status: RequestStatus;
+  /** granted once accepted, else what was asked */
   duration: number;
+  /** what the child asked for (issue 32: a decision no longer overwrites it) */
+  requestedDuration: number;
   requestComment: string | null;
   responseComment: string | null;
   createdAt: string;
@@ -362,6 +365,7 @@ const macSource: DeviceKindSource = {
       childName: row.child_name,
       status: row.status,
       duration: row.duration,
+      requestedDuration: row.requested_duration ?? row.duration,
       requestComment: row.request_comment,
       responseComment: row.response_comment,
       createdAt: row.created_at,
@@ -404,6 +408,7 @@ const macSource: DeviceKindSource = {
         // the only scope the Mac app asks for in this version
         scope: toDbJson({ type: 'unrestricted' }),
         duration: request.duration,
+        requested_duration: request.duration,
         request_comment: request.requestComment,
         response_comment: null,
         extra_monitoring: null,
@@ -524,6 +529,7 @@ const iosSource: DeviceKindSource = {
       childName: row.child_name,
       status: row.status,
       duration: row.duration,
+      requestedDuration: row.requested_duration ?? row.duration,
       requestComment: row.request_comment,
       responseComment: row.response_comment,
       createdAt: row.created_at,
@@ -559,6 +565,7 @@ const iosSource: DeviceKindSource = {
         device_id: request.deviceId,
         status: 'pending',
         duration: request.duration,
+        requested_duration: request.duration,
         request_comment: request.requestComment,
         response_comment: null,
         created_at: request.at,

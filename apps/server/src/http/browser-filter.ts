@@ -2,10 +2,13 @@ import { existsSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type BrowserChannelMessage, BrowserChannelFrame } from '@keyward/contract/browser';
+import {
+  type BrowserChannelMessage,
+  BrowserChannelFrame,
+  type BrowserFilterState,
+} from '@keyward/contract/browser';
 import type { ServerMessage } from '@keyward/contract/device';
 import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
-import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ZipFile } from 'yazl';
@@ -18,7 +21,7 @@ import {
   loadBrowserUnlockRequests,
 } from '../devices/browsers.ts';
 import { findBrowserPrincipal } from '../devices/device-auth.ts';
-import { touchPresence } from '../devices/presence.ts';
+import { recordDeviceMessage, touchPresence } from '../devices/presence.ts';
 import type { RequestContext, Services } from '../pairql/context.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
@@ -47,7 +50,7 @@ const CLOSE_FLOOD = 1008;
 /** the extension pings every 20 s; a silent socket is closed after this long */
 export const BROWSER_IDLE_AFTER_MS = 70_000;
 const HELLO_WITHIN_MS = 10_000;
-const MAX_FRAME_BYTES = 1024;
+export const MAX_FRAME_BYTES = 1024;
 /** frames a connection may send in a burst, then per minute (a ping every 20 s is 3) */
 const FLOOD_BURST = 20;
 const FLOOD_REFILL_PER_MINUTE = 12;
@@ -66,6 +69,8 @@ interface Connection {
   computerUserId: string;
   lastFrameAt: number;
   presenceAt: number;
+  /** the filter state last written for this connection (JSON), to write only changes */
+  stateWritten?: string;
   allowance: number;
   allowanceAt: number;
   unsubscribe: () => void;
@@ -124,7 +129,6 @@ export async function registerBrowserFilter(app: FastifyInstance, deps: BrowserF
   });
 
   await app.register(async (scope) => {
-    await scope.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
     scope.get(BROWSER_CHANNEL_PATH, { websocket: true }, (socket, request) => {
       const log = request.log.child({ channel: 'browser' });
       let connection: Connection | undefined;
@@ -164,7 +168,36 @@ export async function registerBrowserFilter(app: FastifyInstance, deps: BrowserF
         );
       };
 
-      socket.on('message', (data) => {
+      // Issue 32: the state the extension applies, so a connected browser is not "Offline". A
+      // change is written at once (the flood budget above bounds how often); the same state is a
+      // sign of life like a bare ping.
+      const noteState = (open: Connection, state: BrowserFilterState) => {
+        const written = JSON.stringify(state);
+        if (written === open.stateWritten) return noteAlive(open);
+        const now = clock.now();
+        open.presenceAt = now.getTime();
+        open.stateWritten = written;
+        recordDeviceMessage(
+          db,
+          open.computerUserId,
+          { case: 'currentFilterState_v2', state },
+          now,
+        ).catch((error) => {
+          open.stateWritten = undefined;
+          log.warn({ err: error }, 'could not record browser filter state');
+        });
+      };
+
+      socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+        // the server's WebSocket limit is the Macs' larger one (app.ts): a browser's is this one
+        const size = Array.isArray(data)
+          ? data.reduce((sum, part) => sum + part.length, 0)
+          : data.byteLength;
+        if (size > MAX_FRAME_BYTES) {
+          if (connection) forget(connection);
+          socket.close(1009, 'frame too large');
+          return;
+        }
         let frame: BrowserChannelFrame | undefined;
         try {
           const parsed = BrowserChannelFrame.safeParse(JSON.parse(String(data)));
@@ -174,7 +207,10 @@ export async function registerBrowserFilter(app: FastifyInstance, deps: BrowserF
         }
         if (connection) {
           if (!admit(connection)) return;
-          if (frame?.type === 'ping') noteAlive(connection);
+          if (frame?.type === 'ping') {
+            if (frame.state) noteState(connection, frame.state);
+            else noteAlive(connection);
+          }
           return;
         }
         if (frame?.type !== 'hello') {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createPublicKey } from 'node:crypto';
+import { INSTALL_OPTIONS, type InstallTarget } from '@keyward/domain/device-installs';
 import type { Config } from '../config.ts';
 import { browserFilterSigningKey, extensionIdOf } from '../services/crx.ts';
 
@@ -14,6 +15,7 @@ export type HelpLink =
   | 'how-to-video'
   | 'getting-started'
   | 'mac-app'
+  | 'ios-app'
   | 'chrome-filter';
 
 export const HELP_LINKS: readonly HelpLink[] = [
@@ -22,6 +24,7 @@ export const HELP_LINKS: readonly HelpLink[] = [
   'how-to-video',
   'getting-started',
   'mac-app',
+  'ios-app',
   'chrome-filter',
 ];
 
@@ -43,9 +46,20 @@ export function helpLinkTarget(
       return hasOwnDocs ? `${ownGuide}#how-to` : config.docsUrl;
     case 'mac-app':
       return hasOwnDocs ? `${ownGuide}#mac-app` : config.docsUrl;
+    case 'ios-app':
+      return hasOwnDocs ? `${ownGuide}#ios-app` : config.docsUrl;
     case 'chrome-filter':
       return hasOwnDocs ? `${ownGuide}#chrome` : config.docsUrl;
   }
+}
+
+/** Issue 32: what each kind of device can really install (packages/domain device-installs). */
+function installList(target: InstallTarget): string {
+  const items = INSTALL_OPTIONS[target].map(
+    (option) =>
+      `<li><strong>${escapeHtml(option.title)}</strong>: filters ${escapeHtml(option.filters)}. ${escapeHtml(option.limits)}</li>`,
+  );
+  return `<ul>${items.join('')}</ul>`;
 }
 
 function escapeHtml(value: string): string {
@@ -109,7 +123,7 @@ export function gettingStartedPage(
 <header><div class="inner">
   <a class="brand" href="${dashboard}/">${app}</a>
   <h1>Getting started with ${app}</h1>
-  <p>Keep your children safe online in a few steps: add a child, connect their Mac, and unlock what they need with keys.</p>
+  <p>Keep your children safe online in a few steps: add a child, install a filter on their device and connect it, and unlock what they need with keys.</p>
 </div></header>
 <main>
   <section id="add-child">
@@ -119,11 +133,18 @@ export function gettingStartedPage(
   </section>
   <section id="mac-app">
     <h2><span class="n" aria-hidden="true">2</span>Connect the child's Mac</h2>
-    <p>Install the ${app} filter app on your child's Mac and open it in the child's macOS account. In the dashboard, open the child and choose <strong>Get connection code</strong>; type the 6-digit code into the app. The code works once, for an hour. The computer then appears under <strong>Computers</strong> with its live status (filter on, off, suspended, downtime or offline).</p>
+    <p>${app} has no Mac app of its own. What you can install on a Mac today:</p>
+    ${installList('mac')}
+    <p>For the Mac app: open its administrator window (menu bar icon → <em>Administrate</em>, with a macOS administrator's password), and in <strong>Advanced</strong> set the PairQL endpoint to <code>${server}/pairql</code> and the WebSocket endpoint to <code>${server}/app-websocket</code>. The app forgets them when it restarts: set them again, or build it with this server's address. In the dashboard, open the child and choose <strong>Add device</strong> (<strong>Get connection code</strong> before the first one); type the 6-digit code into the app. The code works once, for an hour. The computer then appears under <strong>Computers</strong> with its live status (filter on, off, suspended, downtime or offline).</p>
+  </section>
+  <section id="ios-app">
+    <h2><span class="n" aria-hidden="true">2a</span>Or: an iPhone or iPad</h2>
+    ${installList('ios')}
+    <p>Set <code>API_URL</code> in <code>iosapp/config/Release.xcconfig</code> to <code>${server}</code>, build it with Xcode onto the device, then connect it with a code from the child's <strong>Add device</strong> dialog (choose <strong>iPhone or iPad</strong>).</p>
   </section>
   <section id="chrome">
     <h2><span class="n" aria-hidden="true">2b</span>Or: a Chromebook, a Windows or a Linux computer</h2>
-    <p><strong>${app} for Chrome</strong> filters Chrome, Edge and other Chromium browsers the same way: everything is blocked except what your keys unlock. In the child's <strong>Get connection code</strong> dialog, choose <strong>Chrome browser</strong>, download the extension (it comes from this server, with its address filled in), load it in <code>chrome://extensions</code> and type the code on the page it opens.</p>
+    <p><strong>${app} for Chrome</strong> filters Chrome, Edge and other Chromium browsers the same way: everything is blocked except what your keys unlock. In the child's <strong>Add device</strong> dialog, choose <strong>Chrome browser</strong>, download the extension (it comes from this server, with its address filled in), load it in <code>chrome://extensions</code> and type the code on the page it opens.</p>
     <p>So that your child cannot remove it or get around it, install it by policy instead of by hand:</p>
     <ul>
       <li><strong>Chromebook:</strong> with Family Link, turn off the child's access to <em>chrome://extensions</em> and guest browsing; in Google Admin (school or business accounts), force-install the extension for the child's organisational unit and set <em>Incognito mode</em> to <em>Disallow</em>.</li>

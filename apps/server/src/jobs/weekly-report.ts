@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { CATALOGUE_PARENT_ID } from '../db/migrations/0003_public_keychains.ts';
 import { addMs, DAY, toDbBool, toDbTime } from '../db/values.ts';
 import type { EmailService } from '../services/mail.ts';
 import { safeEqual, type TokenService } from '../services/tokens.ts';
@@ -83,6 +84,8 @@ export interface ChildWeek {
   suspensionRequests: number;
   activityToReview: number;
   flaggedItems: number;
+  /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
+  alerts: number;
   securityEvents: number;
 }
 
@@ -170,6 +173,12 @@ export async function familyWeek(db: Db, parentId: string, now: Date): Promise<C
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirst(),
         )),
+      alerts: await count(
+        lines
+          .where('alerted_at', 'is not', null)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
+      ),
       securityEvents: await count(
         db
           .selectFrom('security_events')
@@ -191,6 +200,10 @@ export async function runWeeklyReports(deps: WeeklyReportDeps, now: Date): Promi
     .select(['id', 'email', 'time_zone'])
     .where('weekly_report', '=', toDbBool(true))
     .where('subscription_status', 'in', ACTIVE_STATUSES)
+    // issue 32: internal accounts (the public catalogue's owner, any `.invalid` address, which
+    // RFC 2606 reserves for names that can never be reached) get no mail
+    .where('id', '!=', CATALOGUE_PARENT_ID)
+    .where('email', 'not like', '%.invalid')
     .execute();
   let sent = 0;
   for (const family of families) {

@@ -11,6 +11,7 @@ import {
   notificationUrl,
   plainText,
 } from './content.ts';
+import type { FallbackParagraph } from '../services/mail-templates.ts';
 import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
 import { sendPush } from './push-delivery.ts';
 
@@ -94,7 +95,7 @@ export async function notifyParent(
     if (plan.kind === 'nothing') {
       ctx.log.info(
         { trigger: notification.trigger, parentId: notification.parentId },
-        'parent notification: no rule for this trigger',
+        'parent notification: no rule for this trigger (it has no fallback)',
       );
       return;
     }
@@ -103,7 +104,7 @@ export async function notifyParent(
       await attempt(ctx, notification, 'fallback email', async () => {
         const bucket = `notifications:fallback:${notification.parentId}`;
         if (await withinCeiling(ctx, notification, bucket, 'email')) {
-          await sendFallbackEmail(ctx, facts);
+          await sendFallbackEmail(ctx, facts, plan.noRulesAtAll);
         }
       });
       return;
@@ -256,7 +257,11 @@ async function sendThroughMethod(
   }
 }
 
-async function sendFallbackEmail(ctx: NotifyContext, facts: NotificationFacts): Promise<void> {
+async function sendFallbackEmail(
+  ctx: NotifyContext,
+  facts: NotificationFacts,
+  noRulesAtAll: boolean,
+): Promise<void> {
   const parent = await ctx.db
     .selectFrom('parents')
     .select('email')
@@ -264,14 +269,14 @@ async function sendFallbackEmail(ctx: NotifyContext, facts: NotificationFacts): 
     .executeTakeFirst();
   if (!parent) throw new Error('parent not found');
   const settingsUrl = `${ctx.dashboardUrl.replace(/\/$/, '')}/settings`;
-  await sendEmail(ctx, parent.email, facts, { settingsUrl });
+  await sendEmail(ctx, parent.email, facts, { settingsUrl, noRulesAtAll });
 }
 
 async function sendEmail(
   ctx: NotifyContext,
   to: string,
   facts: NotificationFacts,
-  fallback?: { settingsUrl: string },
+  fallback?: FallbackParagraph,
 ): Promise<void> {
   const n = facts.notification;
   switch (n.trigger) {

@@ -24,10 +24,11 @@ export function suspendFilterRequestOutput(found: OwnedSuspensionRequest): Suspe
     deviceId: found.deviceId,
     status: found.status,
     userName: found.childName,
-    requestedDurationInSeconds: found.duration,
+    requestedDurationInSeconds: found.requestedDuration,
     extraMonitoringOptions: found.extraMonitoringOptions,
     createdAt: found.createdAt,
   };
+  if (found.status === 'accepted') output.grantedDurationInSeconds = found.duration;
   if (found.requestComment !== null) output.requestComment = found.requestComment;
   if (found.responseComment !== null) output.responseComment = found.responseComment;
   return output;

@@ -24,7 +24,7 @@ export interface TemplateParams {
     targets: string[];
     comment: string | null;
     url: string;
-    fallback?: { settingsUrl: string };
+    fallback?: FallbackParagraph;
   };
   /** `count` > 1 (issue 19): the child's requests of one window; duration and comment: the latest's. */
   'notify-suspend-filter': {
@@ -33,7 +33,7 @@ export interface TemplateParams {
     durationSeconds: number;
     comment: string | null;
     url: string;
-    fallback?: { settingsUrl: string };
+    fallback?: FallbackParagraph;
   };
   /** `count` > 1 (issue 19): the child's events of one window; summary and explanation: the latest's. */
   'notify-security-event': {
@@ -51,7 +51,7 @@ export interface TemplateParams {
     /** "self-harm, bullying" */
     categories: string;
     url: string;
-    fallback?: { settingsUrl: string };
+    fallback?: FallbackParagraph;
   };
   'verify-notification-email': { code: number };
   /** To the operator: a checkout was cancelled or ended in an unexpected state (§8.2). */
@@ -81,8 +81,18 @@ export interface TemplateParams {
 
 export type TemplateName = keyof TemplateParams;
 
-/** The paragraph of the §6.1 fallback email: no rules yet, and where to set them up. */
-export function noNotificationsParagraph(appName: string, settingsUrl: string): string {
+/** The fallback email's paragraph: why it came to the account address (issue 32: no rule at all,
+ * or none for this kind of event). */
+export interface FallbackParagraph {
+  settingsUrl: string;
+  noRulesAtAll: boolean;
+}
+
+export function noNotificationsParagraph(appName: string, fallback: FallbackParagraph): string {
+  const { settingsUrl } = fallback;
+  if (!fallback.noRulesAtAll) {
+    return `You are getting this email at your account email address because none of your notification rules is for this kind of event, and ${appName} never leaves it unsent. To choose how you are notified of it, go to Settings: ${settingsUrl}`;
+  }
   return `You are getting this email because you haven't set up any notifications yet, so ${appName} sends them to your account email address. To choose how you are notified (email, text message or Slack) and for which events, go to Settings: ${settingsUrl}`;
 }
 
@@ -114,6 +124,9 @@ interface TemplateParts {
   action?: { label: string; url: string };
   /** Paragraphs after the button. */
   footnotes?: string[];
+  /** issue 32: a last line whose link shows as its label in HTML ("Stop the weekly report"), not
+   * as a raw URL wider than the email; the plain text gives the URL after the label */
+  footLink?: { before: string; label: string; url: string };
 }
 
 type Templates = {
@@ -222,7 +235,7 @@ const templates: Templates = {
       'View the details and approve or deny:',
     ],
     action: { label: count === 1 ? 'View the request' : 'View the requests', url },
-    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
   'notify-suspend-filter': (
     { childName, count, durationSeconds, comment, url, fallback },
@@ -240,7 +253,7 @@ const templates: Templates = {
       'View the details and approve or deny:',
     ],
     action: { label: count === 1 ? 'View the request' : 'View the latest request', url },
-    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
   'notify-security-event': ({ childName, count, summary, explanation, url }, { appName }) => ({
     subject:
@@ -267,7 +280,7 @@ const templates: Templates = {
       'Review what was typed:',
     ],
     action: { label: count === 1 ? 'Review the alert' : 'Review the alerts', url },
-    footnotes: fallback ? [noNotificationsParagraph(appName, fallback.settingsUrl)] : [],
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
   'weekly-report': ({ children, url, unsubscribeUrl }, { appName }) => {
     const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -280,6 +293,11 @@ const templates: Templates = {
           : children.map((child) =>
               [
                 `${child.name}:`,
+                ...(child.alerts > 0
+                  ? [
+                      `- ${plural(child.alerts, 'alert')} on what ${child.name} typed: look at these first`,
+                    ]
+                  : []),
                 `- ${plural(child.unlockRequests, 'unlock request')}${child.pendingUnlockRequests > 0 ? ` (${child.pendingUnlockRequests} still waiting for you)` : ''}`,
                 `- ${plural(child.suspensionRequests, 'suspension request')}`,
                 `- ${plural(child.activityToReview, 'activity item')} to review`,
@@ -289,9 +307,11 @@ const templates: Templates = {
             )),
       ],
       action: { label: 'Open the dashboard', url },
-      footnotes: [
-        `You get this report every Sunday evening. Stop the weekly report with one click: ${unsubscribeUrl}`,
-      ],
+      footLink: {
+        before: 'You get this report every Sunday evening.',
+        label: 'Stop the weekly report with one click',
+        url: unsubscribeUrl,
+      },
     };
   },
   'billing-alert': ({ parentEmail, message }, { appName }) => ({
@@ -431,13 +451,16 @@ export function renderEmail<Name extends TemplateName>(
     ...parts.paragraphs,
     ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`] : []),
     ...(parts.footnotes ?? []),
+    ...(parts.footLink
+      ? [`${parts.footLink.before} ${parts.footLink.label}: ${parts.footLink.url}`]
+      : []),
     '—',
     footer,
   ].join('\n\n');
 
   const p = (value: string) =>
     `<p style="margin:0 0 16px">${escapeHtml(value)
-      .replace(URL_PATTERN, (url) => `<a href="${url}">${url}</a>`)
+      .replace(URL_PATTERN, (url) => `<a href="${url}" style="word-break:break-all">${url}</a>`)
       .replace(/\n/g, '<br>')}</p>`;
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:24px">',
@@ -447,6 +470,9 @@ export function renderEmail<Name extends TemplateName>(
       ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#4f46e5;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(parts.action.label)}</a></p>`
       : '',
     ...(parts.footnotes ?? []).map(p),
+    parts.footLink
+      ? `<p style="margin:0 0 16px">${escapeHtml(parts.footLink.before)} <a href="${escapeHtml(parts.footLink.url)}">${escapeHtml(parts.footLink.label)}</a></p>`
+      : '',
     `<p style="margin:32px 0 0;font-size:12px;color:#6b7280">${escapeHtml(footer)}</p>`,
     '</body></html>',
   ].join('\n');

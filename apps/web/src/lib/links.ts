@@ -9,5 +9,8 @@ export const externalLinks = {
   contactSupport: `${base}/support`,
   howToVideo: `${base}/how-to-video`,
   gettingStartedGuide: `${base}/getting-started`,
-  macAppDownload: `${base}/mac-app`,
+  /** issue 32: the guide's steps for each way to filter a device (there is no Keyward Mac app) */
+  macAppGuide: `${base}/mac-app`,
+  iosAppGuide: `${base}/ios-app`,
+  chromeGuide: `${base}/chrome-filter`,
 } as const;

@@ -15,6 +15,7 @@ import { pushNotificationsMigration } from './0020_push_notifications.ts';
 import { browserDevicesMigration } from './0021_browser_devices.ts';
 import { hardeningThreeMigration } from './0022_hardening_three.ts';
 import { dnsBlockedNamesMigration } from './0023_dns_blocked_names.ts';
+import { requestedSuspensionDurationMigration } from './0024_requested_suspension_duration.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -36,6 +37,7 @@ const migrations: Record<string, PortableMigration> = {
   '0021_browser_devices': browserDevicesMigration,
   '0022_hardening_three': hardeningThreeMigration,
   '0023_dns_blocked_names': dnsBlockedNamesMigration,
+  '0024_requested_suspension_duration': requestedSuspensionDurationMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -503,10 +503,17 @@ const FeedList = memo(function FeedList({
             ref={virtualizer.measureElement}
             className="absolute top-0 left-0 w-full"
           >
+            {/* issue 32: a feed holds articles only (axe aria-required-children): the child's
+                heading and the delete-previous row are each an article of their own */}
             {row.type === 'child' ? (
-              <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">{row.childName}</h2>
+              <article aria-label={row.childName}>
+                <h2 className="pt-4 pb-2 text-lg font-semibold text-slate-900">{row.childName}</h2>
+              </article>
             ) : row.type === 'deletePrevious' ? (
-              <div className="flex justify-center py-4">
+              <article
+                aria-label={`Delete previous ${pluralise(row.numDeletable, 'item')}`}
+                className="flex justify-center py-4"
+              >
                 <Button
                   variant="dangerSecondary"
                   size="sm"
@@ -516,7 +523,7 @@ const FeedList = memo(function FeedList({
                   <TrashIcon className="h-4 w-4" aria-hidden="true" />
                   Delete previous {pluralise(row.numDeletable, 'item')}
                 </Button>
-              </div>
+              </article>
             ) : (
               <FeedItemCard
                 item={row.entry.item}

@@ -317,4 +317,15 @@ describe('alerts and flagged first (issue 24)', () => {
     ]);
     expect(shownIds(state)).toEqual(['x', 'n1', 'z', 'm']);
   });
+
+  test("issue 32: the child with the alert comes first, not another child's unflagged line", () => {
+    const state = initialActivityFeed([
+      feed([n1, lineItem('p')], { userName: 'Sam' }),
+      feed([lineItem('m'), lineItem('z', { flagged: true, alert })], { userName: 'Ada' }),
+    ]);
+    expect(shownIds(state)).toEqual(['z', 'm', 'n1', 'p']);
+    expect(state.selectedId).toBe('z');
+    // with the switch off, the plain order (each child as listed) comes back
+    expect(shownIds(run(state, { type: 'alertsFirstToggled' }))).toEqual(['n1', 'p', 'm', 'z']);
+  });
 });

@@ -73,12 +73,25 @@ export const FLAG_FAILED_MESSAGE = 'Failed to flag activity. Please try again.';
 export const hasAlert = (item: UserActivityItem) =>
   item.case === 'keystrokeLine' && item.alert !== undefined;
 
-/** Issue 24: alerts, then other flagged items, then the rest; each child's items stay together. */
+/**
+ * Issue 24: alerts, then other flagged items, then the rest; each child's items stay together.
+ * Issue 32: in the family feed, the children whose items rank first come first too (the first card
+ * was another child's unflagged line when the alert was the second child's).
+ */
 function arrange(entries: readonly FeedEntry[], isAlertsFirst: boolean): FeedEntry[] {
   const rank = (entry: FeedEntry) =>
     !isAlertsFirst ? 0 : hasAlert(entry.item) ? 0 : entry.item.flagged ? 1 : 2;
+  const feedRank = new Map<number, number>();
+  for (const entry of entries) {
+    feedRank.set(entry.feedIndex, Math.min(feedRank.get(entry.feedIndex) ?? 2, rank(entry)));
+  }
+  const rankOfFeed = (entry: FeedEntry) => feedRank.get(entry.feedIndex) ?? 2;
   return [...entries].sort(
-    (a, b) => a.feedIndex - b.feedIndex || rank(a) - rank(b) || a.position - b.position,
+    (a, b) =>
+      rankOfFeed(a) - rankOfFeed(b) ||
+      a.feedIndex - b.feedIndex ||
+      rank(a) - rank(b) ||
+      a.position - b.position,
   );
 }
 

@@ -556,6 +556,14 @@ describe('family day feed', () => {
     renderApp(`/children/activity/${TODAY}`);
     expect(await screen.findByRole('heading', { name: 'Sam' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Kim' })).toBeInTheDocument();
+    // issue 32: the feed holds articles only (axe aria-required-children), headings inside them
+    const feed = screen.getByRole('feed', { name: 'Activity' });
+    for (const heading of within(feed).getAllByRole('heading')) {
+      expect(heading.closest('article, [role="article"]')).not.toBeNull();
+    }
+    for (const row of feed.children) {
+      expect(row.querySelector('article, [role="article"]')).not.toBeNull();
+    }
     expect(screen.getByText('1 out of 3 items reviewed')).toBeInTheDocument();
     expect(calls.find((call) => call.op === 'CombinedUsersActivityFeed')?.body).toEqual({
       range: dayRange(TODAY),

@@ -39,10 +39,14 @@ describe('insightsView', () => {
     expect(view.days[6]).toMatchObject({
       urlDate: '2026-11-23',
       alerts: 1,
-      description: 'Monday, Nov 23: 12 items, 1 alert',
+      // issue 32: the name starts with the visible label (axe label-content-name-mismatch)
+      description: 'Mon, Nov 23: 12 items, 1 alert',
     });
     expect(view.hours[15]).toMatchObject({ height: 1, label: '3 pm' });
     expect(view.hours[9]).toMatchObject({ height: 0.5, description: '9 am: 4 items' });
+    for (const bar of [...view.days, ...view.hours]) {
+      expect(bar.description.startsWith(bar.label)).toBe(true);
+    }
     expect(view.summary).toBe('42 items, 2 flagged, 1 alert this week.');
     expect(view.alerts).toEqual(['Self-harm: 1']);
     expect(view.suspended).toBe('Filter suspended for 1 h 30 min');

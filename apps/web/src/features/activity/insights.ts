@@ -36,11 +36,9 @@ export type InsightsView = {
 };
 
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short' });
-const LONG_DAY = new Intl.DateTimeFormat('en-US', {
-  weekday: 'long',
-  month: 'short',
-  day: 'numeric',
-});
+/** Issue 32: the bar's name starts with its visible label ("Mon"), as WCAG 2.5.3 asks (axe
+ * label-content-name-mismatch): "Mon, Nov 23: 12 items, 1 alert". */
+const MONTH_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
 
 export function hourLabel(hour: number): string {
   if (hour === 0) return '12 am';
@@ -71,7 +69,7 @@ export function insightsView(insights: ChildActivityInsights, childName: string)
       alerts: day.numAlerts,
       height: heightOf(day.numItems, maxDay),
       urlDate: toUrlDate(day.date),
-      description: `${LONG_DAY.format(new Date(day.date))}: ${pluralise(day.numItems, 'item')}${alerts}`,
+      description: `${WEEKDAY.format(new Date(day.date))}, ${MONTH_DAY.format(new Date(day.date))}: ${pluralise(day.numItems, 'item')}${alerts}`,
     };
   });
   const hours = insights.hours.map(

@@ -13,7 +13,6 @@ import { Spinner } from '../../components/ui/Spinner';
 import { UnsavedChangesBar } from '../../components/ui/UnsavedChangesBar';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
-import { externalLinks } from '../../lib/links';
 import { useNavigationGuard } from '../../lib/navigation-guard';
 import { ChildKeychainsSection } from '../keychains/ChildKeychainsSection';
 import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
@@ -34,6 +33,7 @@ import {
   toSaveChildInput,
 } from './child-editor';
 import { ChildOverview, useChildDevices } from './ChildOverview';
+import { InstallOptions } from './InstallOptions';
 import { ConnectionCodeDialog } from './ConnectionCodeDialog';
 
 export default function ChildPage({ now }: { now?: Date }) {
@@ -124,17 +124,12 @@ function ChildWithoutComputers({
           Connect {child.name}'s computer
         </h2>
         <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
-          Install the{' '}
-          <a
-            href={externalLinks.macAppDownload}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="font-semibold text-violet-700 hover:underline"
-          >
-            Keyward Mac app
-          </a>{' '}
-          on {child.name}'s computer, then get a connection code and enter it in the app.
+          Install a filter on {child.name}'s device, then get a connection code and enter it there.
+          What works on a Mac today (the code's dialog also covers iPhones, iPads and Chromebooks):
         </p>
+        <div className="mx-auto mt-3 max-w-md">
+          <InstallOptions target="mac" />
+        </div>
         <Button className="mt-6" onClick={onAddComputer}>
           Get connection code
         </Button>

@@ -68,7 +68,7 @@ export default function ChildrenPage() {
         <EmptyState
           icon={<UserGroupIcon className="h-12 w-12" aria-hidden="true" />}
           title="No children"
-          description="Add a child, then connect their computer with the Keyward Mac app."
+          description="Add a child, then connect their devices: a Mac, an iPhone or iPad, or Chrome."
           action={
             <LinkButton to="/children/new">
               <PlusIcon className="h-5 w-5" aria-hidden="true" />

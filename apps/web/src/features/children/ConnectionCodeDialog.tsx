@@ -9,6 +9,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { useIosDevices } from '../ios-devices/api';
+import { InstallOptions } from './InstallOptions';
 import { useChild, useCreateConnectionCode } from './api';
 import { DnsDeviceSetup } from './DnsDeviceSetup';
 import { DNS_DEVICE_KINDS } from './dns-setup';
@@ -308,17 +309,27 @@ function ConnectSteps({ target, childName }: { target: ConnectTarget; childName:
   switch (target) {
     case 'mac':
       return (
-        <p>Open the Keyward Mac app on {childName}'s computer and enter this connection code:</p>
+        <div className="space-y-2">
+          <p>
+            What you can install on {childName}'s Mac today (Keyward has no Mac app of its own):
+          </p>
+          <InstallOptions target="mac" />
+          <p>Then enter this connection code in it:</p>
+        </div>
       );
     case 'ios':
       return (
-        <p>Open the Keyward app on {childName}'s iPhone or iPad and enter this connection code:</p>
+        <div className="space-y-2">
+          <p>What you can install on {childName}'s iPhone or iPad today:</p>
+          <InstallOptions target="ios" />
+          <p>Then enter this connection code in it:</p>
+        </div>
       );
     default:
       return (
         <div className="space-y-2">
           <p>
-            For a Chromebook, or a Windows or Linux computer: Keyward for Chrome filters the browser
+            For a Chromebook, or a Windows or Linux computer: Keyward for Chrome filters the browser{' '}
             {childName} uses (Chrome, Edge or another Chromium browser). So that {childName} cannot
             remove it,{' '}
             <a

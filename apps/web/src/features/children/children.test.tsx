@@ -240,13 +240,17 @@ describe('connection code dialog', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
     expect(await within(dialog).findByText('123456')).toBeInTheDocument();
-    expect(within(dialog).getByText(/enter this connection code/)).toHaveTextContent(
-      "Open the Keyward Mac app on Emma's computer and enter this connection code:",
-    );
+    // issue 32: what a Mac can really install (no Keyward Mac app), each with its limits
+    expect(within(dialog).getByText(/Keyward has no Mac app of its own/)).toBeInTheDocument();
+    expect(within(dialog).getByText('Keyward for Chrome')).toBeInTheDocument();
+    expect(within(dialog).getByText(/no download from Keyward/)).toBeInTheDocument();
+    expect(within(dialog).getByText('Then enter this connection code in it:')).toBeInTheDocument();
     // the same code for an iPhone or iPad, or a browser: each with its own steps
     await user.click(within(dialog).getByRole('radio', { name: 'iPhone or iPad' }));
-    expect(within(dialog).getByText(/enter this connection code/)).toHaveTextContent(
-      "Open the Keyward app on Emma's iPhone or iPad and enter this connection code:",
+    expect(within(dialog).getByText(/no App Store download for Keyward/)).toBeInTheDocument();
+    expect(within(dialog).getAllByRole('link', { name: 'How to install it' })[0]).toHaveAttribute(
+      'href',
+      '/help/ios-app',
     );
     await user.click(within(dialog).getByRole('radio', { name: 'Chrome browser' }));
     expect(

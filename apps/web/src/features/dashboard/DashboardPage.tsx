@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useRenderTime } from '../../app/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
-import { inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
 import { HOME_INBOX_ITEMS } from '../inbox/inbox';
 import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
@@ -43,6 +43,7 @@ export default function DashboardPage({ now: nowProp }: { now?: Date }) {
     <NeedsYou
       items={inboxItems}
       more={inboxMoreOf(inbox.data)}
+      alerts={inboxAlertsOf(inbox.data)}
       now={now}
       limit={HOME_INBOX_ITEMS}
       hideWhenEmpty
@@ -106,9 +107,9 @@ function WelcomeDashboard({ now }: { now: Date }) {
         >
           <PlayCircleIcon className="h-8 w-8 shrink-0 text-violet-600" aria-hidden="true" />
           <span>
-            <span className="block font-semibold text-slate-900">Watch the how-to video</span>
+            <span className="block font-semibold text-slate-900">Read the how-to guide</span>
             <span className="block text-sm text-slate-500">
-              See how parents set up Keyward in a few minutes.
+              How parents set up Keyward, step by step, in a few minutes.
             </span>
           </span>
         </a>

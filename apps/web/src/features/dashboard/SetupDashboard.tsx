@@ -1,8 +1,8 @@
-import { ArrowDownTrayIcon, KeyIcon } from '@heroicons/react/24/outline';
+import { KeyIcon } from '@heroicons/react/24/outline';
 import type { ReactNode } from 'react';
-import { Button, buttonClasses } from '../../components/ui/Button';
+import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
-import { externalLinks } from '../../lib/links';
+import { InstallOptions } from '../children/InstallOptions';
 import { Greeting } from './Greeting';
 
 function Step({
@@ -53,20 +53,19 @@ export function SetupDashboard({
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Two steps to finish setup</h2>
         <ol className="mt-6 space-y-8">
-          <Step number={1} title="Install the Keyward app on your child's Mac">
-            <p>Download the Keyward Mac app on {child.name}'s computer and open it.</p>
-            <a
-              href={externalLinks.macAppDownload}
-              target="_blank"
-              rel="noopener noreferrer"
-              className={buttonClasses('secondary', 'md', 'mt-3')}
-            >
-              <ArrowDownTrayIcon className="h-5 w-5" aria-hidden="true" />
-              Download the Mac app
-            </a>
+          <Step number={1} title={`Install a filter on ${child.name}'s device`}>
+            <p>What works today, for each kind of device:</p>
+            <h4 className="mt-3 text-sm font-semibold text-slate-900">A Mac</h4>
+            <InstallOptions target="mac" />
+            <h4 className="mt-3 text-sm font-semibold text-slate-900">An iPhone or iPad</h4>
+            <InstallOptions target="ios" />
+            <h4 className="mt-3 text-sm font-semibold text-slate-900">
+              A Chromebook, a Windows or a Linux computer
+            </h4>
+            <InstallOptions target="chrome" />
           </Step>
           <Step number={2} title="Connect it">
-            <p>Get a connection code here and enter it in the Keyward app on that Mac.</p>
+            <p>Get a connection code here and enter it in what you installed.</p>
             <Button className="mt-3" onClick={onConnect}>
               <KeyIcon className="h-5 w-5" aria-hidden="true" />
               Get connection code

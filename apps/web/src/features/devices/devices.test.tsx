@@ -139,7 +139,7 @@ describe('one devices page for every kind', () => {
   });
 
   test.each([
-    ['/computers', 'No computers', /created automatically when the Keyward Mac app is installed/],
+    ['/computers', 'No computers', /appear here once a filter on your child's device/],
     ['/ios-devices', 'No iOS devices', /once the Keyward iOS app is connected/],
   ])('%s explains where devices come from when there are none', async (path, title, text) => {
     serve([]);

@@ -50,7 +50,7 @@ export const DEVICE_KIND_WORDS: Record<
     title: 'Computers',
     empty: 'No computers',
     emptyDescription:
-      "Computers are created automatically when the Keyward Mac app is installed on your child's computer and connected with a connection code.",
+      "Computers appear here once a filter on your child's device (Keyward for Chrome, or the Mac app Keyward works with) is connected with a connection code.",
     action: 'Edit',
   },
   browser: {

@@ -17,9 +17,10 @@ export default function InboxPage({ now }: { now?: Date }) {
       <NeedsYou
         items={inbox.data.items}
         more={inboxMoreOf(inbox.data)}
+        alerts={inbox.data.alerts ?? []}
         now={now ?? new Date()}
         headingLevel={1}
-        description="Unlock and suspension requests from your children's computers, iPhones and iPads, newest first. Suspension requests expire after 2 hours."
+        description="Alerts on what your children typed, then unlock and suspension requests from their computers, iPhones and iPads, newest first. Suspension requests expire after 2 hours."
       />
     </div>
   );

@@ -1,8 +1,13 @@
-import type { InboxItem } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem } from '@keyward/contract/shared';
 import { suspensionDurationLabel } from '@keyward/domain/suspension-grant';
 import { displayableChildText } from '@keyward/domain/child-text';
 import { timeAgo } from '@keyward/domain/wording';
-import { CheckCircleIcon, LockOpenIcon, PauseCircleIcon } from '@heroicons/react/24/outline';
+import {
+  CheckCircleIcon,
+  ExclamationTriangleIcon,
+  LockOpenIcon,
+  PauseCircleIcon,
+} from '@heroicons/react/24/outline';
 import { useEffect, useId, useReducer } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button';
@@ -11,11 +16,13 @@ import { ChildText } from '../../components/ui/ChildText';
 import { DEVICE_KIND_ICONS } from '../devices/kind-icons';
 import { SuspensionDecisionForm } from '../suspension/SuspensionDecisionForm';
 import {
+  alertsLine,
   groupByChild,
   type InboxMore,
   inboxPreview,
   inboxViewReducer,
   initialInboxView,
+  needsYouCount,
   notListedOf,
   notListedText,
   waitingItems,
@@ -25,6 +32,8 @@ type NeedsYouProps = {
   items: readonly InboxItem[];
   /** per child, the waiting requests the server counted but did not list (issue 31) */
   more?: InboxMore;
+  /** issue 32: each child's alerts to look at, listed first */
+  alerts?: readonly InboxAlerts[];
   now: Date;
   /** show at most this many (home), with 'And N more' and a link to the inbox page */
   limit?: number;
@@ -45,6 +54,7 @@ type NeedsYouProps = {
 export function NeedsYou({
   items,
   more = [],
+  alerts = [],
   now,
   limit,
   hideWhenEmpty = false,
@@ -59,11 +69,13 @@ export function NeedsYou({
   useEffect(() => dispatch({ type: 'inboxLoaded', ids: ids === '' ? [] : ids.split(',') }), [ids]);
 
   const waiting = waitingItems(items, view);
-  if (waiting.length === 0 && hideWhenEmpty && !view.hasDecided) return null;
-  const { shown, numMore: notShownHere } =
-    limit === undefined ? { shown: waiting, numMore: 0 } : inboxPreview(waiting, limit);
   const notListed = more.reduce((sum, entry) => sum + entry.count, 0);
   const numWaiting = waiting.length + notListed;
+  // issue 32: each child with alerts to look at counts too
+  const count = needsYouCount(numWaiting, alerts);
+  if (count === 0 && hideWhenEmpty && !view.hasDecided) return null;
+  const { shown, numMore: notShownHere } =
+    limit === undefined ? { shown: waiting, numMore: 0 } : inboxPreview(waiting, limit);
   // the home page counts everything it leaves out; the full lists say it per child
   const numMore = limit === undefined ? 0 : notShownHere + notListed;
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
@@ -81,20 +93,43 @@ export function NeedsYou({
             }
           >
             {title}
-            {numWaiting > 0 && (
+            {count > 0 && (
               <span className="ml-2 inline-flex min-w-6 items-center justify-center rounded-full bg-fuchsia-700 px-2 py-0.5 align-middle text-xs font-bold text-white">
-                {numWaiting}
+                {count}
               </span>
             )}
           </Heading>
-          {limit !== undefined && waiting.length > 0 && (
+          {limit !== undefined && count > 0 && (
             <Link to="/inbox" className="text-sm font-semibold text-violet-700 hover:underline">
               View all
             </Link>
           )}
         </div>
         {description && <p className="mt-1 text-sm text-slate-500">{description}</p>}
-        {waiting.length === 0 ? (
+        {alerts.length > 0 && (
+          <ul className="mt-4 space-y-2" aria-label="Alerts">
+            {alerts.map((alert) => (
+              <li key={alert.childId}>
+                <Link
+                  to={`/children/${alert.childId}/activity`}
+                  className="flex items-center gap-3 rounded-xl bg-red-50 px-4 py-3 text-sm ring-1 ring-red-200 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-red-600"
+                >
+                  <ExclamationTriangleIcon
+                    className="h-5 w-5 shrink-0 text-red-700"
+                    aria-hidden="true"
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span className="block font-semibold text-red-900">{alertsLine(alert)}</span>
+                    <span className="block text-xs text-red-800">
+                      Latest {timeAgo(alert.latestAt, now)} · Look at them first
+                    </span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        {waiting.length === 0 && alerts.length > 0 ? null : waiting.length === 0 ? (
           <p role="status" className="mt-3 flex items-center gap-2 text-sm text-slate-600">
             <CheckCircleIcon className="h-5 w-5 text-green-600" aria-hidden="true" />
             {view.hasDecided
@@ -239,6 +274,8 @@ function InboxRow({
               id: item.id,
               userName: item.childName,
               extraMonitoringOptions: item.extraMonitoringOptions,
+              // issue 32: the grant starts at what the child asked
+              requestedDurationInSeconds: item.requestedDurationInSeconds,
             }}
             childId={item.childId}
             onDecided={onDecided}

@@ -1,4 +1,4 @@
-import type { InboxItem, InboxOutput } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem, InboxOutput } from '@keyward/contract/shared';
 import { useDashboardQuery } from '../../lib/api/hooks';
 import { INBOX_POLL_MS } from './inbox';
 
@@ -19,4 +19,10 @@ export function inboxItemsOf(data: unknown): InboxItem[] | undefined {
 export function inboxMoreOf(data: unknown): NonNullable<InboxOutput['more']> {
   const more = (data as { more?: unknown } | undefined)?.more;
   return Array.isArray(more) ? (more as NonNullable<InboxOutput['more']>) : [];
+}
+
+/** Issue 32: each child's alerts to look at, once known ([] while loading or when absent). */
+export function inboxAlertsOf(data: unknown): InboxAlerts[] {
+  const alerts = (data as { alerts?: unknown } | undefined)?.alerts;
+  return Array.isArray(alerts) ? (alerts as InboxAlerts[]) : [];
 }

@@ -1,4 +1,4 @@
-import type { InboxItem } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem } from '@keyward/contract/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -26,10 +26,14 @@ const ALL: InboxItem[] = [
 ];
 
 /** A family with requests waiting; deciding one removes it from the next answers. */
-function serve(initial: InboxItem[] = ALL, more?: unknown) {
+function serve(
+  initial: InboxItem[] = ALL,
+  { more, alerts = [] }: { more?: unknown; alerts?: InboxAlerts[] } = {},
+) {
   let items = initial;
   const calls = fakeServer((op, body) => {
-    if (op === 'GetInbox') return { body: more === undefined ? { items } : { items, more } };
+    if (op === 'GetInbox')
+      return { body: more === undefined ? { items, alerts } : { items, alerts, more } };
     if (op === 'DashboardWidgets') return { body: widgetsOf() };
     if (op === 'GetFamilyDevices' || op === 'IOSDevices') return { body: [] };
     if (op === 'DecideFilterSuspensionRequest') {
@@ -46,6 +50,53 @@ const needsYou = async () =>
   (await screen.findByRole('heading', { name: /^Needs you/ })).closest('section') as HTMLElement;
 
 describe('Needs you on the home page, the sidebar badge and the tab title', () => {
+  test('issue 32: alerts come first in Needs you on home, with a link to the child activity', async () => {
+    serve(ALL, {
+      alerts: [
+        {
+          childId: EMMA_ID,
+          childName: 'Emma',
+          count: 2,
+          categories: ['selfHarm', 'bullying'],
+          latestAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+        },
+      ],
+    });
+    renderApp('/');
+    const section = await needsYou();
+    const alerts = within(section).getByRole('list', { name: 'Alerts' });
+    const link = within(alerts).getByRole('link', {
+      name: /2 alerts on what Emma typed \(self-harm, bullying\)/,
+    });
+    expect(link).toHaveAttribute('href', `/children/${EMMA_ID}/activity`);
+    // before the requests, and counted in the badge (3 requests + 1 child with alerts)
+    expect(
+      alerts.compareDocumentPosition(within(section).getAllByRole('article')[0] as Node) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(within(section).getByRole('heading', { level: 2 })).toHaveTextContent('Needs you4');
+    // the tab title and the sidebar badge count the same (they said 3 while Needs you said 4)
+    await waitFor(() => expect(document.title).toBe('(4) Keyward'));
+  });
+
+  test('issue 32: alerts alone still show Needs you on home', async () => {
+    serve([], {
+      alerts: [
+        {
+          childId: EMMA_ID,
+          childName: 'Emma',
+          count: 1,
+          categories: ['selfHarm'],
+          latestAt: new Date().toISOString(),
+        },
+      ],
+    });
+    renderApp('/');
+    const section = await needsYou();
+    expect(within(section).getByText('1 alert on what Emma typed (self-harm)')).toBeInTheDocument();
+    expect(within(section).queryByText(/All caught up/)).not.toBeInTheDocument();
+  });
+
   test('every waiting request of every device, grouped by child, newest first', async () => {
     serve();
     renderApp('/');
@@ -87,6 +138,8 @@ describe('Needs you on the home page, the sidebar badge and the tab title', () =
     const duration = within(ipad).getByRole('combobox', { name: 'Suspend the filter for' });
     expect(within(duration).getByRole('option', { name: '2 hours' })).toBeInTheDocument();
     expect(within(ipad).queryByText('Extra monitoring')).toBeNull();
+    // issue 32: it starts at what Noah asked (10 minutes), not always 5
+    expect(duration).toHaveValue('600');
     await user.selectOptions(duration, '1200');
     await user.click(within(ipad).getByRole('button', { name: 'Grant suspension' }));
 
@@ -173,7 +226,7 @@ describe('/inbox', () => {
   });
 
   test('a child the server lists only a page of: "And N more from Emma" (issue 31)', async () => {
-    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 39_975 }]);
+    serve(ALL, { more: [{ childId: EMMA_ID, childName: 'Emma', count: 39_975 }] });
     renderApp('/inbox');
     const heading = await screen.findByRole('heading', { level: 1, name: /^Needs you/ });
     const section = heading.closest('section') as HTMLElement;
@@ -188,14 +241,14 @@ describe('/inbox', () => {
 
 describe('home with requests the server only counted (issue 31)', () => {
   test('a count the server stopped: "at least"', async () => {
-    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 1975, isAtLeast: true }]);
+    serve(ALL, { more: [{ childId: EMMA_ID, childName: 'Emma', count: 1975, isAtLeast: true }] });
     renderApp('/inbox');
     const heading = await screen.findByRole('heading', { level: 1, name: /^Needs you/ });
     expect(heading.closest('section')).toHaveTextContent('And at least 1975 more from Emma.');
   });
 
   test('"And N more" counts them too', async () => {
-    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 10 }]);
+    serve(ALL, { more: [{ childId: EMMA_ID, childName: 'Emma', count: 10 }] });
     renderApp('/');
     const section = await needsYou();
     expect(within(section).getAllByRole('article')).toHaveLength(3);

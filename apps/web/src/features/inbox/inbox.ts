@@ -1,4 +1,5 @@
-import type { InboxItem } from '@keyward/contract/shared';
+import type { InboxAlerts, InboxItem } from '@keyward/contract/shared';
+import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 
 // Issue 20: everything that waits for the parent, in one place. Pure rules of the inbox's screens
 // (grouping, counts, the tab title) and the reducer of what the parent does there.
@@ -125,4 +126,18 @@ export function inboxViewReducer(state: InboxViewState, event: InboxViewEvent): 
 /** The items still waiting, as the parent sees them. */
 export function waitingItems(items: readonly InboxItem[], state: InboxViewState): InboxItem[] {
   return items.filter((item) => !state.decidedIds.includes(item.id));
+}
+
+/** Issue 32: "2 alerts on what Sam typed (self-harm, bullying)", as the alert notification says. */
+export function alertsLine(
+  alerts: Pick<InboxAlerts, 'count' | 'childName' | 'categories'>,
+): string {
+  const what = alertCategoriesInWords(alerts.categories);
+  const count = alerts.count === 1 ? '1 alert' : `${alerts.count} alerts`;
+  return `${count} on what ${alerts.childName} typed${what ? ` (${what})` : ''}`;
+}
+
+/** What the "Needs you" badge counts: the requests waiting, and each child with alerts. */
+export function needsYouCount(waiting: number, alerts: readonly unknown[]): number {
+  return waiting + alerts.length;
 }

@@ -1,13 +1,17 @@
 import { useEffect } from 'react';
-import { inboxItemsOf, inboxMoreOf, useInbox } from './api';
-import { titleWithCount, waitingCount } from './inbox';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from './api';
+import { needsYouCount, titleWithCount, waitingCount } from './inbox';
 
 /** How many requests wait for the parent (0 until known); keeps the tab title's count current. */
 export function useInboxCount(): number {
   const inbox = useInbox();
   const items = inboxItemsOf(inbox.data);
-  // issue 31: the requests only counted by the server wait too
-  const count = items ? waitingCount(items, inboxMoreOf(inbox.data)) : 0;
+  // issue 31: the requests only counted by the server wait too; issue 32: and each child with
+  // alerts to look at counts, as in Needs you itself
+  const count = needsYouCount(
+    items ? waitingCount(items, inboxMoreOf(inbox.data)) : 0,
+    inboxAlertsOf(inbox.data),
+  );
   useEffect(() => {
     document.title = titleWithCount(count);
   }, [count]);

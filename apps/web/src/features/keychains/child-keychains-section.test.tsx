@@ -138,7 +138,7 @@ describe('the add-keychain drawer', () => {
     await user.click(within(drawer).getByRole('button', { name: /Games/ }));
     const preview = within(drawer).getByRole('region', { name: 'Selected keychain' });
     expect(
-      await within(preview).findByText('minecraft.net (exact domain) in any app'),
+      await within(preview).findByText('minecraft.net (this domain and www. only) in any app'),
     ).toBeInTheDocument();
     expect(add).toBeEnabled();
 

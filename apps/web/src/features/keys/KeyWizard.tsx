@@ -43,6 +43,7 @@ import {
   keyWizardReducer,
   newKeyWizardState,
   type SaveKeyInput,
+  submitProblem,
   toDateInputValue,
   toSaveKeyInput,
   visibleSteps,
@@ -79,6 +80,7 @@ export function KeyWizard({
       : newKeyWizardState(keychainId, newId());
   });
   const saveKey = useSaveKey();
+  const problemId = useId();
 
   async function submit() {
     const saving = toSaveKeyInput(state);
@@ -98,8 +100,18 @@ export function KeyWizard({
 
   const isCreating = state.mode === 'create';
   const submitLabel = customSubmitLabel ?? (isCreating ? 'Create key' : 'Save key');
+  const problem = submitProblem(state);
   const actions = (
     <>
+      {problem && (
+        <p
+          id={problemId}
+          role="status"
+          className="rounded-lg bg-amber-50 px-3 py-2 text-left text-sm text-amber-900 sm:order-first sm:mr-auto sm:max-w-sm"
+        >
+          <span className="font-semibold">{problem.reason}</span> {problem.whatWorks}
+        </p>
+      )}
       <Button variant="secondary" onClick={onClose} className="sm:mr-auto">
         Cancel
       </Button>
@@ -116,6 +128,7 @@ export function KeyWizard({
         <Button
           onClick={() => void submit()}
           disabled={!canSubmit(state)}
+          aria-describedby={problem ? problemId : undefined}
           isLoading={state.isSaving}
         >
           {submitLabel}

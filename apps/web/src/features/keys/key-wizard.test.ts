@@ -12,6 +12,7 @@ import {
   keyWizardReducer,
   newKeyWizardState,
   prefilledKeyWizardState,
+  submitProblem,
   toDateInputValue,
   toSaveKeyInput,
   visibleSteps,
@@ -384,5 +385,29 @@ describe('a new key prefilled in edit mode (accepting an unlock request)', () =>
         key: { type: 'domain', domain: 'example.com', scope: { type: 'webBrowsers' } },
       }).isNew,
     ).toBe(false);
+  });
+});
+
+describe('why the submit button is off (issue 32)', () => {
+  test('an unlock request for a local name says why next to the button, and what would work', () => {
+    const state = prefilledKeyWizardState(KEYCHAIN_ID, KEY_ID, {
+      ...newKeyEditorState(),
+      address: 'games.test',
+    });
+    expect(canSubmit(state)).toBe(false);
+    expect(submitProblem(state)).toEqual({
+      reason: expect.stringContaining("'games.test' does not end in a public domain ending"),
+      whatWorks: expect.stringContaining('IP address'),
+    });
+  });
+
+  test('nothing to say while the key can be saved, or before the last step of a new key', () => {
+    const good = prefilledKeyWizardState(KEYCHAIN_ID, KEY_ID, {
+      ...newKeyEditorState(),
+      address: 'khanacademy.org',
+    });
+    expect(canSubmit(good)).toBe(true);
+    expect(submitProblem(good)).toBeUndefined();
+    expect(submitProblem(fresh())).toBeUndefined();
   });
 });

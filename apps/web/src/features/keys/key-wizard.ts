@@ -10,7 +10,9 @@ import {
   type KeyEditorState,
   type KeyType,
   type KeyWizardStep,
+  type KeyProblem,
   keyEditorStateToSharedKey,
+  keyProblem,
   newKeyEditorState,
   nextStep,
   previousStep,
@@ -164,6 +166,16 @@ export function canSubmit(state: KeyWizardState): boolean {
     isStepValid(step, state.editor),
   );
   return isEveryStepValid && keyEditorStateToSharedKey(state.editor).ok;
+}
+
+/**
+ * Issue 32: why the submit button is off, said next to it, with what would work; undefined when it
+ * is on, or off only while saving, with nothing changed, or before the last step of a new key.
+ */
+export function submitProblem(state: KeyWizardState): KeyProblem | undefined {
+  if (state.isSaving || !hasKeyChanges(state)) return undefined;
+  if (state.mode === 'create' && !isLastStep(state)) return undefined;
+  return keyProblem(state.editor);
 }
 
 export type SaveKeyInput = DashboardInput<'SaveKey'>;

@@ -21,7 +21,12 @@ import { DeleteModal } from '../../components/ui/DeleteModal';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { Modal } from '../../components/ui/Modal';
 import { errorMessage, toPqlError } from '../../lib/errors';
-import { useDeleteNotification, useDeleteNotificationMethod, useSaveNotification } from './api';
+import {
+  useDeleteNotification,
+  useDeleteNotificationMethod,
+  usePushSubscriptions,
+  useSaveNotification,
+} from './api';
 import { methodTarget, METHOD_TYPE_LABELS, methodLabel } from './method-display';
 import { NewNotificationMethodDrawer } from './NewNotificationMethodDrawer';
 import { ThisDeviceSection } from './ThisDeviceSection';
@@ -33,6 +38,7 @@ import {
   notificationCardsReducer,
   TRIGGER_LABELS,
   triggerOptions,
+  triggerReachRows,
   visibleNotifications,
 } from './notification-cards';
 import { closedMethodForm, notificationMethodFormReducer } from './notification-method-form';
@@ -214,6 +220,44 @@ function NotificationMethodsSection({
   );
 }
 
+/** Issue 32: which triggers reach which method, as the server sends them (fallbacks included). */
+function WhoIsTold({ admin }: { admin: GetAdminOutput }) {
+  const push = usePushSubscriptions();
+  const methodLabels = new Map<string, string>(
+    admin.verifiedNotificationMethods.map((method) => [method.id, methodLabel(method.config)]),
+  );
+  const rules: { trigger: AdminNotificationTrigger; methodId: string }[] = [...admin.notifications];
+  for (const subscription of push.data?.subscriptions ?? []) {
+    methodLabels.set(subscription.id, `Push: ${subscription.label}`);
+    for (const trigger of subscription.triggers) rules.push({ trigger, methodId: subscription.id });
+  }
+  const rows = triggerReachRows({
+    triggers: triggerOptions(admin.hasAdminChild),
+    rules,
+    methodLabels,
+    accountEmail: admin.email,
+  });
+  return (
+    <section aria-labelledby="who-is-told" className="mt-6 border-t border-slate-100 pt-4">
+      <h3 id="who-is-told" className="text-sm font-semibold text-slate-900">
+        Who is told
+      </h3>
+      <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map((row) => (
+          <div key={row.trigger} className="contents">
+            <dt className="font-medium text-slate-700">{row.label}</dt>
+            <dd
+              className={cx('break-words', row.withoutRule ? 'text-amber-700' : 'text-slate-600')}
+            >
+              {row.reaches}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
 function NotificationsSection({
   admin,
   cards,
@@ -289,6 +333,7 @@ function NotificationsSection({
           </ul>
         )}
       </div>
+      <WhoIsTold admin={admin} />
       <DeleteModal
         isOpen={toDelete !== null}
         type="notification"

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { methodTarget } from './method-display';
 import {
   initialNotificationCards,
+  triggerReachRows,
   isEditing,
   type NotificationCardsEvent,
   type NotificationCardsState,
@@ -124,5 +125,33 @@ describe('method display', () => {
     [{ case: 'slack', channelName: '#alerts', channelId: 'C0123', token: 'xoxb-…a1b2' }, '#alerts'],
   ])('%j → %j', (config, expected) => {
     expect(methodTarget(config)).toBe(expected);
+  });
+});
+
+describe('who each trigger reaches (issue 32)', () => {
+  test('one suspension rule: alerts and unlock requests still reach the account email; security events nobody', () => {
+    const rows = triggerReachRows({
+      triggers: [
+        'suspendFilterRequestSubmitted',
+        'unlockRequestSubmitted',
+        'activityAlert',
+        'adminChildSecurityEvent',
+      ],
+      rules: [
+        { trigger: 'suspendFilterRequestSubmitted', methodId: 'text' },
+        { trigger: 'suspendFilterRequestSubmitted', methodId: 'push-1' },
+      ],
+      methodLabels: new Map([
+        ['text', 'Text message: (415) 555-2671'],
+        ['push-1', 'Push: Chrome on Android'],
+      ]),
+      accountEmail: 'pat@example.com',
+    });
+    expect(rows.map((row) => [row.label, row.reaches, row.withoutRule])).toEqual([
+      ['Suspension requests', 'Text message: (415) 555-2671, Push: Chrome on Android', false],
+      ['Unlock requests', 'your account email pat@example.com (no notification of its own)', true],
+      ['Alerts', 'your account email pat@example.com (no notification of its own)', true],
+      ['Admin-child security events', 'nobody (add a notification for it)', true],
+    ]);
   });
 });

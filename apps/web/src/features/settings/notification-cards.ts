@@ -1,4 +1,5 @@
 import type { AdminNotification, AdminNotificationTrigger } from '@keyward/contract/shared';
+import { triggerReach } from '@keyward/domain/notifications';
 
 // The notifications list (spec 'Settings'): cards toggle between viewing (Edit, Delete) and
 // editing (method, trigger, Save, Cancel). A new notification starts in edit mode with the
@@ -124,4 +125,49 @@ export function notificationCardsReducer(
     case 'saveFailed':
       return state.savingId === event.id ? { ...state, savingId: undefined } : state;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 32: who each trigger reaches, as the server sends it (planDispatch): its own rules' methods,
+// else the account email (alerts, unlock and suspension requests), else nobody.
+
+export type TriggerReachRow = {
+  trigger: AdminNotificationTrigger;
+  label: string;
+  /** "Text message: (415) 555-2671, Slack: #family", "your account email a@b.c (no rule of its own)" */
+  reaches: string;
+  /** true when the trigger reaches nobody or only the fallback email */
+  withoutRule: boolean;
+};
+
+export function triggerReachRows({
+  triggers,
+  rules,
+  methodLabels,
+  accountEmail,
+}: {
+  triggers: readonly AdminNotificationTrigger[];
+  /** the family's rules: email, text and Slack ones, and each push device's triggers */
+  rules: readonly { trigger: AdminNotificationTrigger; methodId: string }[];
+  /** what to call each method (a push device: "push to Chrome on Android") */
+  methodLabels: ReadonlyMap<string, string>;
+  accountEmail: string;
+}): TriggerReachRow[] {
+  return triggers.map((trigger) => {
+    const reach = triggerReach(rules, trigger);
+    const label = TRIGGER_LABELS[trigger];
+    if (reach.kind === 'methods') {
+      const names = reach.methodIds.map((id) => methodLabels.get(id) ?? 'a removed method');
+      return { trigger, label, reaches: names.join(', '), withoutRule: false };
+    }
+    if (reach.kind === 'accountEmail') {
+      return {
+        trigger,
+        label,
+        reaches: `your account email ${accountEmail} (no notification of its own)`,
+        withoutRule: true,
+      };
+    }
+    return { trigger, label, reaches: 'nobody (add a notification for it)', withoutRule: true };
+  });
 }

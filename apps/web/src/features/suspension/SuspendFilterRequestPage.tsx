@@ -65,10 +65,15 @@ function RequestSummary({ request, now }: { request: SuspendFilterRequest; now: 
   return (
     <dl className="mt-2 divide-y divide-slate-100">
       <DetailRow label="Child">{request.userName}</DetailRow>
-      {/* An accepted request's duration is the one the parent granted (server-behaviour §3.5). */}
-      <DetailRow label={request.status === 'accepted' ? 'Granted duration' : 'Requested duration'}>
+      {/* issue 32: what was asked stays visible after the decision, beside what was granted */}
+      <DetailRow label="Requested duration">
         {suspensionDurationLabel(request.requestedDurationInSeconds)}
       </DetailRow>
+      {request.grantedDurationInSeconds !== undefined && (
+        <DetailRow label="Granted duration">
+          {suspensionDurationLabel(request.grantedDurationInSeconds)}
+        </DetailRow>
+      )}
       {shouldShowSuspensionRequestDate(request.createdAt, now) && (
         <DetailRow label="Requested">
           <time dateTime={request.createdAt}>

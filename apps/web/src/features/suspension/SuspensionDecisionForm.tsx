@@ -27,7 +27,8 @@ import {
 export type DecidableSuspensionRequest = Pick<
   SuspendFilterRequest,
   'id' | 'userName' | 'extraMonitoringOptions'
->;
+> &
+  Partial<Pick<SuspendFilterRequest, 'requestedDurationInSeconds'>>;
 
 const CUSTOM = 'custom';
 
@@ -47,7 +48,11 @@ export function SuspensionDecisionForm({
 }) {
   const options = request.extraMonitoringOptions;
   const [state, dispatch] = useReducer(suspensionDecisionReducer, undefined, () =>
-    initialSuspensionDecision(options, rememberedExtraMonitoring(childId)),
+    initialSuspensionDecision(
+      options,
+      rememberedExtraMonitoring(childId),
+      request.requestedDurationInSeconds,
+    ),
   );
   const decide = useDecideFilterSuspension();
   const durationId = useId();

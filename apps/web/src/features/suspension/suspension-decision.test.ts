@@ -29,6 +29,22 @@ describe('starting point', () => {
   });
 });
 
+describe('starting at what the child asked (issue 32)', () => {
+  test.each<[number | undefined, object]>([
+    [undefined, { duration: 300, customMinutes: '' }],
+    [600, { duration: 600, customMinutes: '' }],
+    [900, { duration: 'custom', customMinutes: '15' }],
+  ])('asked %j s → %j, and granting sends it', (requested, expected) => {
+    const state = initialSuspensionDecision(OPTIONS, undefined, requested);
+    expect(state).toMatchObject(expected);
+    const granting = suspensionDecisionReducer(state, { type: 'grantClicked' });
+    expect(toDecideInput('r', granting).decision).toMatchObject({
+      case: 'accepted',
+      durationInSeconds: requested ?? 300,
+    });
+  });
+});
+
 describe('granting', () => {
   test.each<[SuspensionDecisionEvent[], object | null]>([
     [[], { case: 'accepted', durationInSeconds: 300 }],

@@ -1,7 +1,7 @@
 import type { DashboardInput } from '@keyward/contract/dashboard';
 import {
-  DEFAULT_SUSPENSION_SECONDS,
   grantedDurationSeconds,
+  preselectedSuspensionDuration,
   type SuspensionDurationChoice,
 } from '@keyward/domain/suspension-grant';
 
@@ -28,14 +28,17 @@ export type SuspensionDecisionEvent =
   | { type: 'decisionSucceeded' }
   | { type: 'decisionFailed'; message: string };
 
-/** Starts at 5 minutes, with the child's remembered extra monitoring if this request offers it. */
+/**
+ * Starts at what the child asked for (issue 32; 5 minutes when nothing was asked), with the child's
+ * remembered extra monitoring if this request offers it.
+ */
 export function initialSuspensionDecision(
   options: Record<string, string>,
   remembered: string | undefined,
+  requestedSeconds?: number,
 ): SuspensionDecisionState {
   return {
-    duration: DEFAULT_SUSPENSION_SECONDS,
-    customMinutes: '',
+    ...preselectedSuspensionDuration(requestedSeconds),
     extraMonitoring: remembered !== undefined && remembered in options ? remembered : undefined,
     comment: '',
     phase: 'idle',

@@ -46,8 +46,9 @@ function server(request: SuspendFilterRequest, { failing = false } = {}) {
       current = {
         ...current,
         status: decision.case === 'accepted' ? 'accepted' : 'rejected',
-        requestedDurationInSeconds:
-          decision.durationInSeconds ?? current.requestedDurationInSeconds,
+        ...(decision.durationInSeconds === undefined
+          ? {}
+          : { grantedDurationInSeconds: decision.durationInSeconds }),
       };
       return { body: { success: true } };
     }
@@ -68,7 +69,8 @@ describe('suspension request page', () => {
     // a fresh request shows no date
     expect(screen.queryByText('Requested')).not.toBeInTheDocument();
     const duration = screen.getByLabelText('Suspend the filter for');
-    expect(duration).toHaveValue('300');
+    // issue 32: what the child asked for (10 minutes), not always 5
+    expect(duration).toHaveValue('600');
 
     await user.selectOptions(duration, 'custom');
     const grant = screen.getByRole('button', { name: 'Grant suspension' });
@@ -82,6 +84,10 @@ describe('suspension request page', () => {
 
     expect(await screen.findByText('You granted this suspension.')).toBeInTheDocument();
     expect(screen.getByText('Granted duration').nextElementSibling).toHaveTextContent('20 minutes');
+    // the request's own length stays visible after the decision (issue 32)
+    expect(screen.getByText('Requested duration').nextElementSibling).toHaveTextContent(
+      '10 minutes',
+    );
     expect(calls.find((call) => call.op === 'DecideFilterSuspensionRequest')?.body).toEqual({
       id: REQUEST_ID,
       decision: { case: 'accepted', durationInSeconds: 1200, extraMonitoring: '@30' },

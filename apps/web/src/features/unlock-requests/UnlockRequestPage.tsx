@@ -47,6 +47,7 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
   const [decision, dispatch] = useReducer(unlockRequestDecisionReducer, initialDecisionState);
   const saveKey = useSaveRequestKey();
   const updateRequest = useUpdateUnlockRequest();
+  const ownKeychains = useOwnKeychains();
   const navigate = useNavigate();
 
   if (request.isPending) return <Spinner className="h-8 w-8" label="Loading unlock request..." />;
@@ -70,9 +71,14 @@ export default function UnlockRequestPage({ step, now }: { step?: UnlockRequestS
         await saveKey.mutateAsync(key);
         dispatch({ type: 'keySaved' });
       }
-      await updateRequest.mutateAsync(acceptInput(data.id));
+      const chosen = ownKeychains.data?.keychains.find((k) => k.summary.id === key.keychainId);
+      await updateRequest.mutateAsync(acceptInput(data.id, key));
       dispatch({ type: 'acceptSucceeded' });
-      toast.success('Unlock request accepted!');
+      toast.success(
+        chosen && !chosen.children.includes(data.userId)
+          ? `Unlock request accepted! ${data.userName} now has the ${chosen.summary.name} keychain.`
+          : 'Unlock request accepted!',
+      );
       navigate(childUnlockRequestsPath(data.userId), { replace: true });
     } catch (error) {
       failed(error, 'acceptFailed');
@@ -360,9 +366,13 @@ function SelectKeychain({ request }: { request: UnlockRequest }) {
       </p>
     );
   }
-  const own = keychains.data.keychains.filter(
-    (keychain) => !session || keychain.summary.parentId === session.adminId,
-  );
+  // the child's own keychains first (issue 32): a key there applies without giving anything new
+  const own = keychains.data.keychains
+    .filter((keychain) => !session || keychain.summary.parentId === session.adminId)
+    .sort(
+      (a, b) =>
+        Number(b.children.includes(request.userId)) - Number(a.children.includes(request.userId)),
+    );
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Choose a keychain</h2>
@@ -379,8 +389,8 @@ function SelectKeychain({ request }: { request: UnlockRequest }) {
       ) : (
         <>
           <p className="mt-1 text-sm text-slate-500">
-            The new key goes into the keychain you choose; {request.userName} gets it if the
-            keychain is assigned to them.
+            The new key goes into the keychain you choose. If {request.userName} does not have that
+            keychain yet, accepting gives it to them (always on), so the key applies at once.
           </p>
           <ul className="mt-4 space-y-2">
             {own.map(({ summary, children }) => (
@@ -397,7 +407,9 @@ function SelectKeychain({ request }: { request: UnlockRequest }) {
                     </span>
                     <span className="block text-xs text-slate-600">
                       {pluralise(summary.numKeys, 'key')}
-                      {children.includes(request.userId) ? ` · ${request.userName} has it` : ''}
+                      {children.includes(request.userId)
+                        ? ` · ${request.userName} has it`
+                        : ` · accepting gives it to ${request.userName}`}
                     </span>
                   </span>
                   <ChevronRightIcon className="h-4 w-4 text-slate-400" aria-hidden="true" />

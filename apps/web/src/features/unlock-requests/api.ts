@@ -62,8 +62,11 @@ export const useChildName = (childId: string, options: { enabled?: boolean } = {
 export const useOwnKeychains = () => useDashboardQuery('GetAdminKeychains', undefined);
 
 // No toasts: the accept and deny screens show their own error screens.
+// An accept may give the child the key's keychain (issue 32): their keychains are read again.
 export const useUpdateUnlockRequest = () =>
-  useDashboardMutation('UpdateUnlockRequest', { invalidates: REQUEST_READS });
+  useDashboardMutation('UpdateUnlockRequest', {
+    invalidates: [...REQUEST_READS, 'GetAdminKeychains', 'GetUsers', 'GetUser'],
+  });
 
 export const useSaveRequestKey = () =>
   useDashboardMutation('SaveKey', {

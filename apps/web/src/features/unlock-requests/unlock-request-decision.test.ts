@@ -32,7 +32,12 @@ describe('accepting', () => {
     const saved = unlockRequestDecisionReducer(submitted, { type: 'keySaved' });
     expect(remainingAcceptCalls(saved)).toEqual(['acceptRequest']);
     expect(unlockRequestDecisionReducer(saved, { type: 'acceptSucceeded' }).phase).toBe('accepted');
-    expect(acceptInput(REQUEST_ID)).toEqual({ id: REQUEST_ID, status: 'accepted' });
+    // issue 32: the server gives the child the keychain the key went into
+    expect(acceptInput(REQUEST_ID, KEY_A)).toEqual({
+      id: REQUEST_ID,
+      status: 'accepted',
+      keychainId: KEY_A.keychainId,
+    });
   });
 
   test('a failure after the key was saved retries only the accept', () => {

@@ -64,8 +64,10 @@ export function remainingAcceptCalls(
   return state.isKeySaved ? ['acceptRequest'] : ['saveKey', 'acceptRequest'];
 }
 
-export function acceptInput(requestId: string): UpdateUnlockRequestInput {
-  return { id: requestId, status: 'accepted' };
+/** Issue 32: the accept names the keychain the key went into, so the server gives it to a child who
+ * does not have it yet (an accepted request always unlocks something). */
+export function acceptInput(requestId: string, key: SaveKeyInput): UpdateUnlockRequestInput {
+  return { id: requestId, status: 'accepted', keychainId: key.keychainId };
 }
 
 export function denyInput(

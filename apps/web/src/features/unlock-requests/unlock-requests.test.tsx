@@ -297,7 +297,8 @@ describe('accepting', () => {
       key: { type: 'domain', domain: 'www.khanacademy.org', scope: { type: 'webBrowsers' } },
     });
     const update = calls.find((call) => call.op === 'UpdateUnlockRequest');
-    expect(update?.body).toEqual({ id: REQUEST_ID, status: 'accepted' });
+    // issue 32: the accept names the keychain, so a child without it is given it
+    expect(update?.body).toEqual({ id: REQUEST_ID, status: 'accepted', keychainId: SCHOOL_ID });
     expect(calls.indexOf(saveKey as never)).toBeLessThan(calls.indexOf(update as never));
     expect(toast.success).toHaveBeenCalledWith('Unlock request accepted!');
   });
@@ -327,6 +328,16 @@ describe('accepting', () => {
         },
       }),
     );
+  });
+
+  test('issue 32: a local host says why "Save key and accept" is off, next to it', async () => {
+    server(unlockRequestOf({ url: 'http://intranet/', domain: 'intranet' }));
+    renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+    const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+    const save = within(wizard).getByRole('button', { name: 'Save key and accept' });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription(/'intranet' is a name on a local network/);
+    expect(save).toHaveAccessibleDescription(/IP address/);
   });
 
   test('Cancel in the key wizard goes back to choosing a keychain, nothing is saved', async () => {
