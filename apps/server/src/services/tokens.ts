@@ -12,11 +12,7 @@ import {
 // SHA-256(lowercase token) is stored; 6-digit codes are stored as HMAC-SHA-256(server key, code);
 // parent-supplied third-party secrets are AES-256-GCM encrypted.
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
+export { isUuid } from '@keyward/domain/uuid';
 
 export function newToken(): string {
   return randomUUID();
