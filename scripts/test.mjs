@@ -150,10 +150,21 @@ function readJson(path) {
 
 // --- lint -------------------------------------------------------------------------------------
 
+/** `biome ci .` and the import structure (scripts/imports.mjs --check): one test each. */
 async function runLint() {
   const colors = process.stdout.isTTY ? [] : ['--colors=off'];
-  const code = await run(bin('biome'), ['ci', ...colors, '.']);
-  return code === 0 ? passedCount(1) : failed('biome ci reported problems');
+  const problems = [];
+  if ((await run(bin('biome'), ['ci', ...colors, '.'])) !== 0)
+    problems.push('biome ci reported problems');
+  if ((await run(process.execPath, [join(root, 'scripts/imports.mjs'), '--check'])) !== 0) {
+    problems.push('an import circle, or imports running back up (scripts/imports.mjs)');
+  }
+  return {
+    passed: 2 - problems.length,
+    failed: problems.length,
+    skipped: false,
+    note: problems.join('; '),
+  };
 }
 
 /** `tsc --noEmit` in every workspace: one test per workspace. */
