@@ -101,3 +101,33 @@ if (median > TARGET_MS) {
   console.log(`  OVER TARGET: ${median.toFixed(3)} ms > ${TARGET_MS} ms`);
   process.exitCode = 1;
 }
+
+// Issue 31: the worst inputs a device may send. Each batch is the most typed text a device may
+// send in a minute (RATE_LIMITS.keystrokeCharactersPerDevice: 400,000 characters, as 40 lines of
+// 10,000), matched against every built-in list as CreateKeystrokeLines does; the server gives the
+// event loop back every ALERT_MATCH_SLICE_CHARACTERS (10,000), so the longest hold is a slice.
+const WORST_LINES = 40;
+const SLICE = 10_000; // ALERT_MATCH_SLICE_CHARACTERS in apps/server/src/activity/alerts.ts
+const cjk = (n: number, from: number) =>
+  Array.from({ length: n }, (_, i) => String.fromCodePoint(from + i)).join('');
+const worst: [string, string][] = [
+  ['plain letters', 'abcdefghij '.repeat(1000).slice(0, 10_000)],
+  ['U+FDFA (18 characters in NFKD)', '\uFDFA'.repeat(10_000)],
+  ['é (NFKD, then marks dropped)', 'é'.repeat(10_000)],
+  ['10,000 distinct CJK ideographs', cjk(10_000, 0x4e00)],
+  ['zero-width space in every word', 'ki\u200Bll my\u00ADself '.repeat(625)],
+  ['mixed Cyrillic homoglyphs', 'k\u0456ll mys\u0435lf '.repeat(625)],
+];
+console.log(
+  `  worst inputs (issue 31): ${WORST_LINES} lines of 10,000 characters (a minute's budget of one device)`,
+);
+for (const [name, text] of worst) {
+  const lines = Array.from({ length: WORST_LINES }, () => text);
+  timeBatch(lines.slice(0, 2)); // warm the per-character cache, as a busy server has it
+  const samples = Array.from({ length: 5 }, () => timeBatch(lines)).sort((a, b) => a - b);
+  const batchMs = samples[2] as number;
+  const sliceMs = (batchMs * SLICE) / (WORST_LINES * 10_000);
+  console.log(
+    `    ${name.padEnd(34)} ${batchMs.toFixed(1)} ms a batch, ~${sliceMs.toFixed(1)} ms a slice`,
+  );
+}

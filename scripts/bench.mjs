@@ -17,6 +17,8 @@
 //                                      service, 20 times (bench-push.mjs)
 //   npm run bench -- --alerts          alert matching: a batch of 100 typed lines against 5,000
 //                                      words and phrases (bench-alerts.ts; --runs N)
+//   npm run bench -- --inbox           GetInbox, DashboardWidgets and GetFamilyDevices with 40,000
+//                                      pending requests (bench-inbox.ts; --runs N)
 //   npm run bench -- --phone           /login and the signed-in home on a phone profile: time to
 //                                      the first useful element, requests, bytes, request chain
 //                                      (bench-phone.mjs; --no-build, --runs N, --json,
@@ -66,6 +68,15 @@ if (args.has('--activity')) {
 if (args.has('--push')) {
   await import('./bench-push.mjs');
   process.exit(0);
+}
+if (args.has('--inbox')) {
+  // A separate benchmark: the polled reads with 40,000 pending requests (bench-inbox.ts, issue 31)
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'scripts/bench-inbox.ts'), ...process.argv.slice(2)],
+    { cwd: join(root, 'apps/server'), stdio: 'inherit' },
+  );
+  process.exit(run.status ?? 1);
 }
 if (args.has('--alerts')) {
   // A separate benchmark, no server: the alert matcher of packages/domain (bench-alerts.ts)

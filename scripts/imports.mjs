@@ -56,7 +56,10 @@ export const WORKSPACES = [
       ['components', [/^components\//]],
       ['features', [/^features\//]],
       ['app shell', [/^app\//]],
-      ['entry point', [/^main\.tsx$/]],
+      [
+        'entry points (browser, server render)',
+        [/^main\.tsx$/, /^entry-server\.tsx$/, /^prerender\.tsx$/],
+      ],
     ],
   },
 ];

@@ -1,4 +1,5 @@
 import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import {
@@ -22,32 +23,33 @@ const reactRouterProduction = path.resolve(
   '../../node_modules/react-router/dist/production/index.mjs',
 );
 
-export default defineConfig(({ command }) => ({
-  // JSX through Preact's React-compatible layer: `react` and `react-dom` are installed as
-  // @preact/compat (root package.json, overrides), a renderer a sixth of React's size (issue 21).
-  // Edits reload the page in development: React's fast refresh does not apply to Preact.
-  oxc: {
-    jsx: { runtime: 'automatic', importSource: 'react', development: command === 'serve' },
-  },
+export default defineConfig(({ command, isSsrBuild }) => ({
   resolve: {
     alias:
       command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
   plugins: [
+    // React's JSX and, in development, React's fast refresh
+    react(),
     tailwindcss(),
     iconImportsPerFile(),
-    // issue 21: the first load's chunks compiled as they download
-    compileHints(chunkGroup.firstScreen),
-    // the signed-in shell's chunks start with the HTML when there is a session (issue 21)
-    firstScreenPreload({
-      modules: chunkRoots.app,
-      sessionKey: 'admin_token',
-      firstReads: { '/': ['IOSDevices', 'DashboardWidgets', 'GetFamilyDevices', 'GetInbox'] },
-      readsGlobal: '__keywardFirstReads',
-    }),
-    // issue 23: manifest, icons, offline page and service worker
-    pwa(),
-    precompress(),
+    // the browser's build only: not the public pages' prerender (scripts/prerender.ts, issue 30)
+    ...(isSsrBuild
+      ? []
+      : [
+          // issue 21: the first load's chunks compiled as they download
+          compileHints(chunkGroup.firstScreen),
+          // the signed-in shell's chunks start with the HTML when there is a session (issue 21)
+          firstScreenPreload({
+            modules: chunkRoots.app,
+            sessionKey: 'admin_token',
+            firstReads: { '/': ['IOSDevices', 'DashboardWidgets', 'GetFamilyDevices', 'GetInbox'] },
+            readsGlobal: '__keywardFirstReads',
+          }),
+          // issue 23: manifest, icons, offline page and service worker
+          pwa(),
+          precompress(),
+        ]),
   ],
   server: {
     proxy: {
@@ -67,14 +69,6 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     manifest: true,
     rolldownOptions: {
-      onwarn(warning, warn) {
-        // react-router uses React's useOptimistic when there is one; Preact has none, and
-        // react-router falls back to plain state
-        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) {
-          return;
-        }
-        warn(warning);
-      },
       output: {
         // issue 21: a route in a few files, not dozens (build/chunks.ts)
         codeSplitting: {
@@ -85,40 +79,6 @@ export default defineConfig(({ command }) => ({
   },
   test: {
     environment: 'jsdom',
-    // Testing Library renders through `react-dom/test-utils`' act, which Preact keeps in
-    // `preact/test-utils`; vite resolves it only in code it transforms.
-    alias: [
-      { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-      // Node's condition would pick react-router's CommonJS build, which requires its own Preact.
-      {
-        find: /^react-router$/,
-        replacement: path.resolve(
-          import.meta.dirname,
-          '../../node_modules/react-router/dist/development/index.mjs',
-        ),
-      },
-      {
-        find: /^@testing-library\/react$/,
-        replacement: path.resolve(
-          import.meta.dirname,
-          '../../node_modules/@testing-library/react/dist/@testing-library/react.esm.js',
-        ),
-      },
-    ],
-    // One Preact for the app and the libraries that render through it: they are transformed by
-    // vite too, not loaded by Node beside it (two copies of preact/hooks break every hook).
-    server: {
-      deps: {
-        inline: [
-          /\/node_modules\/(react|react-dom|preact)\//,
-          /@testing-library\/react/,
-          /react-router/,
-          /@tanstack\//,
-          /sonner/,
-          /@heroicons\//,
-        ],
-      },
-    },
     setupFiles: ['./test/setup.ts'],
     // A page test's first render waits for its lazy chunk, transformed on first import: several
     // seconds on a loaded two-core CI machine (test/setup.ts gives Testing Library's queries 10 s).

@@ -182,6 +182,8 @@ test('a signed-in home load asks for its data before its code has arrived (issue
   await logInAsDemo(page);
   // the signed-in page is left first: a read it still sends must not count as the new load's
   await page.goto('about:blank');
+  // a load the server does not render (no session cookie, issue 30): the browser renders it
+  await page.context().clearCookies();
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -212,6 +214,63 @@ test('a signed-in home load asks for its data before its code has arrived (issue
   expect(violations).toEqual([]);
   // and the page did not ask twice
   expect(sent.filter(({ url }) => url.endsWith('/DashboardWidgets'))).toHaveLength(1);
+});
+
+test('a signed-in home load comes rendered by the server, with its data, and hydrates quietly (issue 30)', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await logInAsDemo(page);
+  // signing in set the session cookie beside the stored token
+  await expect
+    .poll(async () => (await page.context().cookies()).map((cookie) => cookie.name))
+    .toContain('keyward_session');
+  const cookie = (await page.context().cookies()).find(({ name }) => name === 'keyward_session');
+  expect(cookie?.httpOnly).toBe(true);
+  expect(cookie?.sameSite).toBe('Strict');
+  await page.goto('about:blank');
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (/blocked by Playwright/.test(message.text())) return;
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/pairql/')) reads.push(new URL(request.url()).pathname);
+  });
+  const response = await page.goto(`${demoUrl}/`);
+  const html = (await response?.text()) ?? '';
+  // the child's name is in the HTML itself, and the first reads came with it
+  expect(html).toContain('data-rendered-for="/"');
+  expect(html).toMatch(/>Sam</);
+  expect(response?.headers()['cache-control']).toBe('private, no-store');
+  await expect(card(page, 'Children').getByRole('link', { name: /Sam/ })).toBeVisible();
+  // hydrated: the page works (the sidebar's link), and nothing was asked twice
+  await page.waitForTimeout(1_000);
+  for (const op of ['DashboardWidgets', 'GetFamilyDevices', 'GetInbox', 'IOSDevices']) {
+    expect(reads, op).not.toContain(`/pairql/dashboard/${op}`);
+  }
+  expect(problems).toEqual([]);
+  await card(page, 'Children').getByRole('link', { name: /Sam/ }).click();
+  await expect(page).toHaveURL(/\/children\/[\w-]+$/);
+
+  // before any script: the same page, read without JavaScript
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  await noScript.addCookies([
+    { name: 'keyward_session', value: cookie?.value ?? '', url: demoUrl },
+  ]);
+  const plain = await noScript.newPage();
+  await plain.goto(`${demoUrl}/`);
+  await expect(plain.getByText('Sam').first()).toBeVisible();
+  await noScript.close();
+
+  // signing out clears the cookie: the next load is the browser's own again
+  await page.goto(`${demoUrl}/logout`);
+  await expect
+    .poll(async () => (await page.context().cookies()).map((c) => c.name))
+    .not.toContain('keyward_session');
 });
 
 test('the demo family’s security feed shows Mac and account events with locations', async ({

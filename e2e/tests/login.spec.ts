@@ -56,3 +56,38 @@ test('a protected page opened signed out comes back after logging in', async ({
   await logInWithPassword(page, parent.email, parent.password);
   await expectSettingsFor(page, parent.email);
 });
+
+// Issue 30: /login is rendered at build time; its form is in the first response and React takes it
+// over (hydration) without a mismatch.
+test('the login form is in the page before any script runs', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await context.close();
+});
+
+test('the prerendered login page hydrates quietly and works', async ({
+  page,
+  request,
+  mailbox,
+}) => {
+  const parent = await createVerifiedParent(request, mailbox, 'hydrated');
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // the config blocks service workers (playwright.config.ts), and Playwright says so
+    if (/blocked by Playwright/.test(message.text())) return;
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  const response = await page.goto('/login');
+  expect(await response?.text()).toContain('data-prerendered="/login"');
+  // hydrated: React's validation answers on the same elements the HTML brought
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByText('Email is required.')).toBeVisible();
+  await logInWithPassword(page, parent.email, parent.password);
+  await expectSignedIn(page);
+  expect(problems).toEqual([]);
+});

@@ -19,6 +19,7 @@ import { registerDashboardCors } from './http/cors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerScreenshotRoutes } from './http/screenshots.ts';
 import { registerBrowserFilter } from './http/browser-filter.ts';
+import { registerSignedInPages } from './http/signed-in-page.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
@@ -117,6 +118,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     // The same answer as frame-ancestors 'none', for browsers that only read this header.
     xFrameOptions: { action: 'deny' },
+    // Issue 31: a dashboard page served by Keyward on one allowed origin names that origin (never
+    // a path) when it loads screenshots from an API on another, so they may load (http/cors.ts).
+    // Helmet's default, no-referrer, named nothing.
+    referrerPolicy: { policy: 'strict-origin' },
     // Local installs run on plain http://127.0.0.1.
     strictTransportSecurity: config.mode === 'production',
   });
@@ -176,7 +181,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // parent notifications about a child's request go out after the device's answer; wait for them
   app.addHook('onClose', async () => notificationsDelivered());
   await registerHelpPages(app, config);
-  await registerSpa(app, config.webDist);
+  // issue 30: the session cookie, and the home page rendered with its first reads
+  const signedInPages = registerSignedInPages(app, { db, config, clock });
+  await registerSpa(app, config.webDist, signedInPages);
 
   return app;
 }

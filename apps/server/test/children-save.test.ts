@@ -51,8 +51,12 @@ describe('SaveUser: new child', () => {
   test('an id that already exists is answered as done for its parent, refused for another, and the child is untouched', async () => {
     const id = await createChild(server, alice, { name: 'Original' });
     // issue 20: the same create sent again (double click, retry) is idempotent on its id
-    const mine = await save(alice, newChildInput({ id, name: 'Replaced' }));
+    const mine = await save(alice, newChildInput({ id, name: 'Original' }));
     expect(mine.status).toBe(200);
+    // issue 31: with other content it is not the same create (before: 200, keeping 'Original')
+    const replaced = await save(alice, newChildInput({ id, name: 'Replaced' }));
+    expect(replaced.status).toBe(400);
+    expect(replaced.body.userMessage).toMatch(/already saved with other details\. Reload the page/);
 
     // even when the existing id belongs to someone else
     const theirs = await save(bob, newChildInput({ id, name: 'Stolen' }));

@@ -165,3 +165,78 @@ describe('a code lives an hour', () => {
     });
   });
 });
+
+describe('no global lockout (issue 31)', () => {
+  // Before: once 30 wrong codes were made anywhere within 10 minutes, every family's genuine code
+  // was answered 429; 50 parallel submissions of one right code counted 29 as wrong guesses.
+  const HOME = { 'x-forwarded-for': '203.0.113.7' };
+
+  async function codeFromDashboard(headers: Record<string, string>) {
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId);
+    const created = await server.call(
+      'CreatePendingAppConnection',
+      { userId: childId },
+      { token: parent.token, headers },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return { childId, code: created.body.code as number };
+  }
+
+  test('while guessers elsewhere have spent the budget, a device at the parent’s address connects', async () => {
+    const home = await codeFromDashboard(HOME);
+    const away = await codeFromDashboard({ 'x-forwarded-for': '203.0.113.99' });
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => connectUser(server, wrongCode(), newMac(), fromIp(i))),
+    );
+    expect(statuses(guesses)).toEqual({ 401: 30, 429: 10 });
+
+    // the home code from home: connects, the budget of all addresses untouched
+    const connected = await connectUser(server, home.code, newMac(), HOME);
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    expect(connected.body.id).toBe(home.childId);
+    // a wrong code from home is a guess like any other: the budget of all addresses is spent
+    expect((await connectIpad(server, wrongCode(), HOME)).status).toBe(429);
+    // a code from another address still waits for the window (the guessing bound holds)
+    expect((await connectUser(server, away.code, newMac(), fromIp(300))).status).toBe(429);
+    // and the home code cannot be used from home twice
+    expect((await connectUser(server, home.code, newMac(), HOME)).status).toBe(401);
+  });
+
+  test('the home address’s own guesses stay bounded by its own budget', async () => {
+    await codeFromDashboard(HOME);
+    const results = [];
+    for (let i = 0; i < 12; i++)
+      results.push(await connectUser(server, wrongCode(), newMac(), HOME));
+    expect(statuses(results)).toEqual({ 401: 10, 429: 2 });
+  });
+
+  test('50 parallel submissions of one right code: one connects, none is a wrong guess', async () => {
+    const childId = await addChild(server, parentId);
+    const code = await rightCode(childId);
+    const bystander = await rightCode(await addChild(server, parentId));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => connectUser(server, code, newMac(), fromIp(i))),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status !== 200).every((r) => [401, 429].includes(r.status)),
+    ).toBe(true);
+    const row = await server.db
+      .selectFrom('connection_codes')
+      .select('wrong_guesses')
+      .where('code_hash', '=', createTokenService(server.config).hmac(bystander))
+      .executeTakeFirstOrThrow();
+    expect(row.wrong_guesses).toBe(0);
+    // every evaluation was given back: 30 wrong codes are still evaluated in this window
+    const after = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        connectUser(server, wrongCode(), newMac(), fromIp(100 + i)),
+      ),
+    );
+    expect(statuses(after)).toEqual({ 401: 30 });
+    // in the next window the used code is an ordinary wrong code again
+    server.clock.advance(10 * MINUTE);
+    expect((await connectUser(server, code, newMac(), fromIp(200))).status).toBe(401);
+  });
+});

@@ -447,6 +447,45 @@ describe('activity volume per minute', () => {
       200,
     );
   });
+
+  test('typed characters: 400,000 a minute per Mac (issue 31); a batch over it is refused whole', async () => {
+    // before: only lines counted, and a line may hold 10,000 characters: 2,000 such lines a minute
+    // took seconds of the request thread to match
+    const parent = await server.signUpVerifiedParent();
+    const mac = await childWithMac(server, parent.adminId);
+    const long = (n: number, char = 'x') =>
+      Array.from({ length: n }, () => ({
+        appName: 'Notes',
+        line: char.repeat(10_000),
+        time: toSwiftReferenceSeconds(server.clock.now().toISOString()),
+      }));
+    const stored = async () =>
+      Number(
+        (
+          await server.db
+            .selectFrom('keystroke_lines')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('computer_user_id', '=', mac.computerUserId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(41))).status).toBe(
+      429,
+    );
+    expect(await stored()).toBe(0);
+    server.clock.advance(MINUTE);
+    // a body holds at most 512 KB: 400,000 characters in two batches
+    expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(30))).status).toBe(
+      200,
+    );
+    expect(
+      (await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(10, '\uFDFA'))).status,
+    ).toBe(200);
+    expect(await stored()).toBe(40);
+    expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(1))).status).toBe(429);
+    server.clock.advance(MINUTE);
+    expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(1))).status).toBe(200);
+  });
 });
 
 describe('identical requests in parallel, with budgets out of the way (scale 100)', () => {

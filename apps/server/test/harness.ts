@@ -77,7 +77,8 @@ function templateDatabase(): TemplateDatabase | undefined {
   }
 }
 
-async function createPostgresDatabase(baseUrl: string, template: string | undefined) {
+/** A fresh database on that server (a copy of `template` when given), dropped by `drop()`. */
+export async function createPostgresDatabase(baseUrl: string, template?: string) {
   const name = `kw_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

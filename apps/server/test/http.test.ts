@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createTestServer, type TestServer, uniqueEmail } from './harness.ts';
@@ -22,6 +22,20 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(webDist, 'favicon.svg'), '<svg/>');
+  // issue 30: a public page rendered at build time (apps/web/scripts/prerender.ts)
+  mkdirSync(path.join(webDist, 'prerendered'));
+  writeFileSync(
+    path.join(webDist, 'prerendered', 'login.html'),
+    `<!doctype html><head><script>${INLINE_SCRIPT}</script><title>Keyward SPA</title></head><div id="root" data-prerendered="/login"><input type="email"></div>`,
+  );
+  writeFileSync(
+    path.join(webDist, 'prerendered', 'login.html.gz'),
+    gzipSync('<div id="root" data-prerendered="/login"><input type="email"></div>'),
+  );
+  writeFileSync(
+    path.join(webDist, 'prerendered', 'pages.json'),
+    JSON.stringify({ '/login': 'login.html', '/signup': '../index.html' }),
+  );
   writeFileSync(path.join(webDist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   writeFileSync(path.join(webDist, 'manifest.webmanifest'), '{"name":"Keyward"}');
   writeFileSync(path.join(webDist, 'manifest.webmanifest.gz'), gzipSync('{"name":"Keyward"}'));
@@ -129,6 +143,33 @@ describe('SPA', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('Keyward SPA');
     expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  test('a bare GET of a prerendered public page answers its HTML (issue 30)', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/login' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('data-prerendered="/login"');
+    expect(response.body).toContain('type="email"');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toContain(
+      `'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`,
+    );
+    const gzipped = await server.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toContain('data-prerendered="/login"');
+  });
+
+  test('with a query string, or a path the build did not render, the page is index.html', async () => {
+    for (const url of ['/login?reset', '/login?redirect=/children', '/login/', '/signup']) {
+      const response = await server.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('Keyward SPA');
+      expect(response.body, url).not.toContain('data-prerendered');
+    }
   });
 
   test('hashed assets are immutable', async () => {

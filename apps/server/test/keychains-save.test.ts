@@ -49,17 +49,29 @@ describe('SaveKeychain', () => {
   test('isNew with an existing id: done for its parent (sent again), badRequest for another; the row untouched', async () => {
     const id = await createKeychain(server, alice, 'Original');
     const before = await keychainRow(server, id);
-    for (const [parent, status] of [
-      [alice, 200],
-      [bob, 400],
-    ] as const) {
+    // the same create sent again (issue 20)
+    const again = await server.call(
+      'SaveKeychain',
+      { isNew: true, id, name: 'Original', description: 'For school' },
+      { token: alice.token },
+    );
+    expect(again.status).toBe(200);
+    // issue 31: with other content it is not the same create; the parent is told to reload
+    // (before: 200, silently keeping 'Original')
+    for (const parent of [alice, bob]) {
       const result = await server.call(
         'SaveKeychain',
         { isNew: true, id, name: 'Hijack' },
         { token: parent.token },
       );
-      expect(result.status).toBe(status);
+      expect(result.status).toBe(400);
     }
+    const other = await server.call(
+      'SaveKeychain',
+      { isNew: true, id, name: 'Hijack' },
+      { token: alice.token },
+    );
+    expect(other.body.userMessage).toMatch(/already saved with other details\. Reload the page/);
     expect(await keychainRow(server, id)).toEqual(before);
   });
 
@@ -194,12 +206,20 @@ describe('SaveKey', () => {
     const keychain = await createKeychain(server, alice, 'Dup');
     const id = await createKey(server, alice, keychain, website('example.com'));
     const before = await keyRow(server, id);
+    const again = await server.call(
+      'SaveKey',
+      { isNew: true, id, keychainId: keychain, key: website('example.com') },
+      { token: alice.token },
+    );
+    expect(again.status).toBe(200);
+    // issue 31: another key under the same id is refused, not answered as done
     const result = await server.call(
       'SaveKey',
       { isNew: true, id, keychainId: keychain, key: website('other.org') },
       { token: alice.token },
     );
-    expect(result.status).toBe(200);
+    expect(result.status).toBe(400);
+    expect(result.body.userMessage).toMatch(/already saved with other details/);
     expect(await keyRow(server, id)).toEqual(before);
     // the id under another of her keychains is not the same create: refused
     const other = await createKeychain(server, alice, 'Other');

@@ -4,6 +4,7 @@ import { MINUTE } from '../src/db/values.ts';
 import { notificationsDelivered } from '../src/requests/notify.ts';
 import {
   addChild,
+  inviteCoParent,
   addComputerUser,
   addMacToken,
   deviceCall,
@@ -141,6 +142,35 @@ describe('the "This device" method', () => {
     const listed = await dashboard(parent, 'GetPushSubscriptions');
     expect(listed.body.subscriptions).toHaveLength(1);
     expect(listed.body.subscriptions[0].triggers).toEqual(['adminChildSecurityEvent']);
+  });
+
+  test('a co-parent who knows the owner’s endpoint cannot take the owner’s method (issue 31)', async () => {
+    // before: the co-parent's save replaced the owner's keys and made the method the co-parent's
+    const owner = await server.signUpVerifiedParent();
+    const { browser, methodId } = await turnOnThisDevice(owner);
+    const coParent = await inviteCoParent(server, owner);
+    const other = pushService.subscribe();
+    const taken = await server.call(
+      'SavePushSubscription',
+      {
+        id: crypto.randomUUID(),
+        endpoint: browser.endpoint,
+        keys: other.keys,
+        triggers: ['adminChildSecurityEvent'],
+      },
+      { token: coParent.token },
+    );
+    expect(taken.status).toBe(400);
+    expect(taken.body.userMessage).toMatch(/turned on for another parent of your family/);
+    const row = await server.db
+      .selectFrom('notification_methods')
+      .select(['person_id'])
+      .where('id', '=', methodId)
+      .executeTakeFirstOrThrow();
+    expect(row.person_id).toBeNull();
+    const listed = await dashboard(owner, 'GetPushSubscriptions');
+    expect(listed.body.subscriptions).toHaveLength(1);
+    expect(listed.body.subscriptions[0].triggers).toEqual(expect.arrayContaining(ALL_REQUESTS));
   });
 
   test('refuses endpoints and keys that are not a push subscription', async () => {
@@ -328,6 +358,18 @@ describe('deciding from the notification', () => {
     const again = await decideFromNotification(payload.actionToken, 'allow15');
     expect(again.statusCode).toBe(401);
     expect((await suspensionStatus(requestId)).status).toBe('rejected');
+  });
+
+  test('removing the phone revokes its buttons (issue 31)', async () => {
+    // before: the token still decided after DeletePushSubscription
+    const parent = await server.signUpVerifiedParent();
+    const { requestId, payload } = await notifiedSuspension(parent);
+    const subscriptions = await dashboard(parent, 'GetPushSubscriptions');
+    const [phone] = subscriptions.body.subscriptions as { id: string }[];
+    expect((await dashboard(parent, 'DeletePushSubscription', { id: phone!.id })).status).toBe(200);
+    const late = await decideFromNotification(payload.actionToken, 'allow15');
+    expect(late.statusCode).toBe(401);
+    expect((await suspensionStatus(requestId)).status).toBe('pending');
   });
 
   test('"Allow 15 minutes" grants 900 seconds', async () => {

@@ -128,3 +128,54 @@ describe('client IP behind a trusted proxy', () => {
     expect(event.ip_address).toBe('203.0.113.9');
   });
 });
+
+describe('budgets slide (issue 31)', () => {
+  // Before: fixed windows let a burst at a window's end and another at the next one's start both
+  // through: 20 wrong passwords were evaluated instead of 10, once.
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer({ env: { RATE_LIMIT_SCALE: '1' } });
+  });
+  afterAll(async () => server.close());
+
+  const toNextEdge = (windowMs: number) => {
+    const now = server.clock.now().getTime();
+    server.clock.set(new Date(Math.ceil((now + 1) / windowMs) * windowMs - 1000));
+  };
+
+  test('10 wrong passwords just before a 15-minute edge and 10 just after: 10 evaluated', async () => {
+    const parent = await server.signUpVerifiedParent();
+    toNextEdge(15 * MINUTE);
+    const wrong = () => server.call('Login', { email: parent.email, password: 'wrong' });
+    const before = await Promise.all(Array.from({ length: 10 }, wrong));
+    expect(before.map((r) => r.status)).toEqual(Array(10).fill(401));
+    server.clock.advance(2000); // past the edge
+    const after = await Promise.all(Array.from({ length: 10 }, wrong));
+    expect(after.map((r) => r.status)).toEqual(Array(10).fill(429));
+    // Retry-After says when there is room again, and then the right password works
+    const retryAfter = Number(after[0]!.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    server.clock.advance(retryAfter * 1000);
+    expect(
+      (await server.call('Login', { email: parent.email, password: parent.password })).status,
+    ).toBe(200);
+  });
+
+  test('over time: within the budget everything passes; past it, never more than the budget', async () => {
+    const limiter = createRateLimiter(server.db, server.clock, 1);
+    const within = `test:${newToken()}`;
+    const past = `test:${newToken()}`;
+    let allowedWithin = 0;
+    let allowedPast = 0;
+    // against 10 per 15 minutes, for two hours: one attempt every 2 minutes (7.5 per 15 minutes),
+    // and one a minute (15 per 15 minutes; refused attempts count, as they always did)
+    for (let minute = 0; minute < 120; minute++) {
+      if (minute % 2 === 0 && (await limiter.tryConsume(within, 10, 15 * 60))) allowedWithin += 1;
+      if (await limiter.tryConsume(past, 10, 15 * 60)) allowedPast += 1;
+      server.clock.advance(MINUTE);
+    }
+    expect(allowedWithin).toBe(60);
+    expect(allowedPast).toBeLessThanOrEqual(10 * (120 / 15));
+  });
+});

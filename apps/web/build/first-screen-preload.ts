@@ -15,6 +15,13 @@ import type { Plugin } from 'vite';
 export type FirstReads = Record<string, readonly string[]>;
 
 /**
+ * The meta element the server puts in the head of a page it rendered with its first reads
+ * (RENDERED_META_NAME of @keyward/contract/page-render, which vite's config cannot import;
+ * test/built-html.test.ts checks they agree).
+ */
+export const RENDERED_META = 'keyward-rendered';
+
+/**
  * The script's source: `files` are the chunks to preload, relative to the site's root;
  * `firstReads` the input-less operations to send at once on a path (exactly), with the session's
  * token, left in `window[readsGlobal]` for the entry (src/lib/api/early-fetch.ts).
@@ -30,8 +37,10 @@ export function preloadScript({
   firstReads: FirstReads;
   readsGlobal: string;
 }): string {
+  // issue 30: a page the server rendered with its first reads needs them no more
+  const renderedMeta = RENDERED_META;
   const json = JSON.stringify;
-  return `(function(){try{var k=${json(sessionKey)},p=location.pathname,t=localStorage.getItem(k)||sessionStorage.getItem(k);if(!t||p.indexOf('/logout')===0)return;var r=${json(firstReads)}[p];if(r){var a={};r.forEach(function(o){a[o]=fetch('/pairql/dashboard/'+o,{method:'POST',headers:{'Content-Type':'application/json','X-AdminToken':t}})});window[${json(readsGlobal)}]={token:t,startedAt:Date.now(),answers:a}}${json(files)}.forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)})}catch(e){}})();\n`;
+  return `(function(){try{var k=${json(sessionKey)},p=location.pathname,t=localStorage.getItem(k)||sessionStorage.getItem(k);if(!t||p.indexOf('/logout')===0)return;var r=${json(firstReads)}[p];if(r&&!document.querySelector('meta[name="${renderedMeta}"]')){var a={};r.forEach(function(o){a[o]=fetch('/pairql/dashboard/'+o,{method:'POST',headers:{'Content-Type':'application/json','X-AdminToken':t}})});window[${json(readsGlobal)}]={token:t,startedAt:Date.now(),answers:a}}${json(files)}.forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)})}catch(e){}})();\n`;
 }
 
 type BundleChunk = {

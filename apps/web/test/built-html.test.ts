@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { COMPILE_EAGERLY } from '../build/chunks';
 import { HTML_READS_GLOBAL } from '../src/lib/api/early-fetch';
 import { ADMIN_TOKEN_KEY } from '../src/lib/session';
+import { RENDERED_META_NAME } from '@keyward/contract/page-render';
+import { RENDERED_META } from '../build/first-screen-preload';
 
 // Issue 21: the built index.html starts the first route's chunks itself, with no chain: the
 // entry's imports are modulepreloaded, the login form is in the entry, and a signed-in visit
@@ -22,12 +24,15 @@ let script: string;
 
 beforeAll(async () => {
   outDir = mkdtempSync(path.join(tmpdir(), 'keyward-web-build-'));
+  // as `npm run build` does: vitest's NODE_ENV=test would bundle React's development build
+  vi.stubEnv('NODE_ENV', 'production');
   await build({
     root: webRoot,
     configFile: path.join(webRoot, 'vite.config.ts'),
     logLevel: 'silent',
     build: { outDir, emptyOutDir: true },
   });
+  vi.unstubAllEnvs();
   html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
   manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'));
   const inline = /<script>([\s\S]+?)<\/script>/.exec(html)?.[1];
@@ -62,7 +67,7 @@ const shellKey = () => Object.keys(manifest).find((key) => chunk(key).name === '
 const isBundlerRuntime = (key: string) => chunk(key).name === 'rolldown-runtime';
 
 /** Runs the first-screen script as a browser would on `pathname`; returns what it did. */
-function runScript(pathname: string, token?: string) {
+function runScript(pathname: string, token?: string, { isRendered = false } = {}) {
   const storage = (value?: string) => ({
     getItem: (key: string) => (key === ADMIN_TOKEN_KEY ? (value ?? null) : null),
   });
@@ -70,6 +75,9 @@ function runScript(pathname: string, token?: string) {
   const fetch = vi.fn((_url: string, _init?: RequestInit) => new Promise(() => {}));
   const window: Record<string, unknown> = {};
   const document = {
+    // issue 30: the server's meta in a page it rendered with its first reads
+    querySelector: (selector: string) =>
+      isRendered && selector === `meta[name="${RENDERED_META_NAME}"]` ? {} : null,
     createElement: () => ({ rel: '', href: '', crossOrigin: null }),
     head: { appendChild: (link: (typeof links)[number]) => links.push(link) },
   };
@@ -126,6 +134,16 @@ describe('the built index.html (issue 21)', () => {
     const children = runScript('/children', 'token-1');
     expect(children.links).toHaveLength(shellFiles.length);
     expect(children.fetch).not.toHaveBeenCalled();
+  });
+
+  test('on a page the server rendered with its reads, it preloads the shell and sends no read (issue 30)', () => {
+    expect(RENDERED_META).toBe(RENDERED_META_NAME);
+    const plain = runScript('/', 'token-1');
+    const rendered = runScript('/', 'token-1', { isRendered: true });
+    expect(rendered.fetch).not.toHaveBeenCalled();
+    expect(rendered.window[HTML_READS_GLOBAL]).toBeUndefined();
+    expect(rendered.links.map((link) => link.href)).toEqual(plain.links.map((link) => link.href));
+    expect(plain.fetch).toHaveBeenCalled();
   });
 
   test('the script is inline and comes before every stylesheet and script of the head', () => {
@@ -194,5 +212,47 @@ describe('the built index.html (issue 21)', () => {
   test('the home page comes in a few files', () => {
     const files = closure([entryKey(), shellKey()]);
     expect(files.size).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('the dashboard runs on React itself (issue 30)', () => {
+  const root = path.resolve(webRoot, '../..');
+
+  test('the lockfile resolves react and react-dom to React 19, and nothing to Preact', () => {
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; resolved?: string; name?: string }>;
+    };
+    const entries = Object.entries(lock.packages);
+    const copies = (name: string) =>
+      entries.filter(
+        ([key]) => key === `node_modules/${name}` || key.endsWith(`/node_modules/${name}`),
+      );
+    for (const name of ['react', 'react-dom']) {
+      const found = copies(name);
+      expect(found.map(([key]) => key)).toEqual([`node_modules/${name}`]);
+      const [, entry] = found[0] as [string, { version?: string; name?: string }];
+      expect(entry.version).toMatch(/^19\.\d+\.\d+$/);
+      expect(entry.name ?? name).toBe(name); // an npm alias records the real package's name here
+    }
+    expect(entries.filter(([key]) => /(^|\/)(preact|@preact\/[^/]+)$/.test(key))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(manifest.overrides?.react).toBeUndefined();
+    expect(manifest.overrides?.['react-dom']).toBeUndefined();
+  });
+
+  test("the built entry carries React DOM's own renderer", () => {
+    const shipped = [...closure([entryKey()])]
+      .map((key) => readFileSync(path.join(outDir, chunk(key).file), 'utf8'))
+      .join('\n');
+    const { version } = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/react-dom/package.json'), 'utf8'),
+    ) as { version: string };
+    // React DOM introduces itself to React's devtools by its name and version
+    expect(shipped).toContain('__REACT_DEVTOOLS_GLOBAL_HOOK__');
+    expect(shipped).toMatch(new RegExp(`reconcilerVersion:\\s*[\`"']${version}[\`"']`));
+    expect(shipped).not.toContain('jsxDEV'); // React's production build, as `npm run build` ships
+    // Preact's options hooks and its devtools' global
+    expect(shipped).not.toContain('__PREACT_DEVTOOLS__');
+    expect(shipped).not.toMatch(/\b__[bdehHs]:/);
   });
 });

@@ -7,8 +7,8 @@ import { DEFAULT_ACTIVE_SCHEDULE, toggleDay, WEEKDAYS } from '@keyward/domain/sc
 import { ScheduleEditor } from '../src/components/ui/ScheduleEditor';
 import { TextInput } from '../src/components/ui/TextInput';
 
-// The dashboard renders through Preact (apps/web/README.md): a controlled field that refuses a
-// change must show what its state holds, as it would under React.
+// A controlled field that refuses a change keeps showing what its state holds (React puts the
+// field back after the event); these guard that behaviour of the fields built on it.
 
 function MinutesField({ initial = '' }: { initial?: string }) {
   const [value, setValue] = useState(initial);

@@ -577,6 +577,7 @@ export const FamilyDevice = z.object({
   osVersion: z.string().optional(),
   appVersion: z.string().optional(),
   modelFamily: DeviceModelFamily.optional(),
+  /** waiting requests (issue 31: unlock requests counted up to 1,000 per device) */
   pendingRequests: z.number(),
 });
 export type FamilyDevice = z.infer<typeof FamilyDevice>;
@@ -607,8 +608,25 @@ export const InboxItem = z.discriminatedUnion('case', [
 ]);
 export type InboxItem = z.infer<typeof InboxItem>;
 
-/** Every request waiting for the parent, newest first (suspension requests under 2 hours old). */
-export const InboxOutput = z.object({ items: z.array(InboxItem) });
+/**
+ * What waits for the parent, newest first (suspension requests under 2 hours old). Issue 31: each
+ * child's newest requests up to a page (PENDING_SHOWN_PER_CHILD in packages/domain); `more` counts,
+ * per child, the pending requests left out ("and N more").
+ */
+export const InboxOutput = z.object({
+  items: z.array(InboxItem),
+  more: z
+    .array(
+      z.object({
+        childId: Uuid,
+        childName: z.string(),
+        count: z.number(),
+        /** a device's requests are counted up to 1,000: there may be more */
+        isAtLeast: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
+});
 export type InboxOutput = z.infer<typeof InboxOutput>;
 
 // ---------------------------------------------------------------------------

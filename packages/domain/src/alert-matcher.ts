@@ -29,9 +29,97 @@ const LEET: Readonly<Record<string, string>> = {
 };
 
 const SPACE = 32;
+/** Between the two readings of a line with invisible characters: a boundary no word spans. */
+const SEAM = 0;
 const COMBINING_MARKS = /\p{M}+/gu;
 const LETTER = /^\p{L}$/u;
 const NON_ASCII = /[^ -~\t\n\r]/;
+const INVISIBLE = /^\p{Default_Ignorable_Code_Point}$/u;
+
+// Issue 31: each character is folded on its own (NFKD, marks dropped, lower case; the same as the
+// whole text's NFKD for matching, since the marks between characters are dropped anyway), with its
+// result cached. A character folding to more than MAX_FOLDED characters (U+FDFA is 18) is a
+// separator: no listed word is written with one, and the normalised text stays within three times
+// the typed one, so no line costs more than a few times a plain line of its length. Invisible
+// characters (zero-width space and joiners, soft hyphen, word joiner, byte-order mark, direction
+// marks: Unicode's default-ignorable code points) are marked, and the line is read twice: once
+// without them (so "k\u200Bill" is "kill") and once with each as a space (so "kill\u2060myself"
+// still reads as two words).
+const MAX_FOLDED = 3;
+const INVISIBLE_MARK = '\u0000';
+const FOLD_CACHE_SIZE = 100_000;
+const foldCache = new Map<number, string>();
+
+function foldCodePoint(code: number): string {
+  let folded = foldCache.get(code);
+  if (folded !== undefined) return folded;
+  const ch = String.fromCodePoint(code);
+  if (INVISIBLE.test(ch)) folded = INVISIBLE_MARK;
+  else {
+    folded = ch.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+    if (folded.length > MAX_FOLDED) folded = ' ';
+  }
+  if (foldCache.size < FOLD_CACHE_SIZE) foldCache.set(code, folded);
+  return folded;
+}
+
+// Issue 31: Cyrillic and Greek letters drawn like Latin ones ("kіll" with a Cyrillic і). They are
+// read as the Latin letter only inside a word that also has Latin letters (normaliseOnce), so
+// Russian or Greek words are left as they are.
+const HOMOGLYPHS = new Map<number, number>(
+  [
+    ['а', 'a'],
+    ['в', 'b'],
+    ['е', 'e'],
+    ['ё', 'e'],
+    ['к', 'k'],
+    ['м', 'm'],
+    ['н', 'h'],
+    ['о', 'o'],
+    ['р', 'p'],
+    ['с', 'c'],
+    ['т', 't'],
+    ['у', 'y'],
+    ['х', 'x'],
+    ['і', 'i'],
+    ['ї', 'i'],
+    ['ј', 'j'],
+    ['ѕ', 's'],
+    ['ԁ', 'd'],
+    ['һ', 'h'],
+    ['ӏ', 'l'],
+    ['ԛ', 'q'],
+    ['ԝ', 'w'],
+    ['α', 'a'],
+    ['β', 'b'],
+    ['ε', 'e'],
+    ['ι', 'i'],
+    ['κ', 'k'],
+    ['ν', 'v'],
+    ['ο', 'o'],
+    ['ρ', 'p'],
+    ['τ', 't'],
+    ['υ', 'u'],
+    ['χ', 'x'],
+  ].map(([from, to]) => [(from as string).charCodeAt(0), (to as string).charCodeAt(0)]),
+);
+
+/** The text folded character by character (see foldCodePoint). */
+function foldText(text: string): string {
+  const parts: string[] = [];
+  let asciiFrom = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit < 128 && unit !== 0) continue;
+    if (i > asciiFrom) parts.push(text.slice(asciiFrom, i));
+    const code = text.codePointAt(i) as number;
+    if (code > 0xffff) i += 1;
+    parts.push(code === 0 ? ' ' : foldCodePoint(code));
+    asciiFrom = i + 1;
+  }
+  if (asciiFrom < text.length) parts.push(text.slice(asciiFrom));
+  return parts.join('').toLowerCase();
+}
 
 // Kinds of characters, by code point: ASCII from a table, the rest from \p{L} (cached).
 const OTHER = 0;
@@ -81,11 +169,24 @@ export interface NormalisedText {
   runs: number[];
 }
 
-/** The normalisation described above, in two passes over the text. */
+/**
+ * The normalisation described above, in two passes over the text. A text with invisible
+ * characters is read twice (without them, then with each as a space), the readings joined by a
+ * boundary no word spans.
+ */
 export function normaliseForAlerts(text: string): NormalisedText {
-  const lower = (
-    !NON_ASCII.test(text) ? text : text.normalize('NFKD').replace(COMBINING_MARKS, '')
-  ).toLowerCase();
+  if (!NON_ASCII.test(text)) return normaliseOnce(text.toLowerCase());
+  const folded = foldText(text);
+  if (!folded.includes(INVISIBLE_MARK)) return normaliseOnce(folded);
+  const without = normaliseOnce(folded.replaceAll(INVISIBLE_MARK, ''));
+  const spaced = normaliseOnce(folded.replaceAll(INVISIBLE_MARK, ' '));
+  return {
+    codes: [...without.codes, SEAM, ...spaced.codes],
+    runs: [...without.runs, 1, ...spaced.runs],
+  };
+}
+
+function normaliseOnce(lower: string): NormalisedText {
   // scratch space reused line after line (matching is synchronous)
   if (scratchCodes.length < lower.length) {
     scratchCodes = new Int32Array(lower.length * 2);
@@ -112,14 +213,21 @@ export function normaliseForAlerts(text: string): NormalisedText {
   while (i < n) {
     let end = i;
     let hasLetter = false;
+    let hasLatin = false;
     while (end < n && kinds[end] !== OTHER) {
-      if (kinds[end] === LETTER_KIND) hasLetter = true;
+      if (kinds[end] === LETTER_KIND) {
+        hasLetter = true;
+        const letter = cps[end] as number;
+        if (letter >= 97 && letter <= 122) hasLatin = true;
+      }
       end += 1;
     }
     if (end === i) end = i + 1; // one separator
     for (let k = i; k < end; k += 1) {
       let code = cps[k] as number;
       const kind = kinds[k];
+      // a Cyrillic or Greek letter drawn like a Latin one, in a word with Latin letters
+      if (hasLatin && code >= 0x3b1) code = HOMOGLYPHS.get(code) ?? code;
       if (kind === OTHER) code = SPACE;
       else if (kind === DIGIT) {
         if (hasLetter) code = ASCII_LEET[code] as number;

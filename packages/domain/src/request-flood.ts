@@ -91,3 +91,67 @@ export function groupedRequestIds(own: readonly string[], inWindow: readonly str
   const firstSet = new Set(first);
   return [...first, ...inWindow.filter((id) => !firstSet.has(id))];
 }
+
+// Issue 31 (finding 1): what is stored is budgeted too, not only calls. One call may carry up to
+// 1,000 requests, each a row; a device (and a child) may have at most this many unlock requests
+// waiting for the parents. A batch that would go past either is refused whole with the contract's
+// 429, so the app keeps its requests and sends them again later.
+
+/** Unlock requests one device may have waiting for a decision. */
+export const PENDING_UNLOCKS_PER_DEVICE = 500;
+/** Unlock requests one child (all its devices) may have waiting for a decision. */
+export const PENDING_UNLOCKS_PER_CHILD = 1000;
+
+/** Whether `adding` new pending requests fit next to what the device and its child have waiting. */
+export function fitsPendingBudget(
+  waiting: { device: number; child: number },
+  adding: number,
+): boolean {
+  if (adding === 0) return true;
+  return (
+    waiting.device + adding <= PENDING_UNLOCKS_PER_DEVICE &&
+    waiting.child + adding <= PENDING_UNLOCKS_PER_CHILD
+  );
+}
+
+// Issue 31 (finding 1): the reads a dashboard polls (GetInbox, DashboardWidgets) list a page of each
+// child's newest pending requests and count the rest, so their size and cost do not grow with what
+// a child sent.
+
+/** Pending requests listed per child in a polled read; the rest are counted ("and N more"). */
+export const PENDING_SHOWN_PER_CHILD = 25;
+
+/**
+ * A device's pending unlock requests are counted up to this many, so a count costs the same
+ * however many rows an older flood left (since the stored budget a device holds at most
+ * PENDING_UNLOCKS_PER_DEVICE, so every count of what it stored since is exact).
+ */
+export const PENDING_COUNTED_PER_DEVICE = 1000;
+
+/**
+ * Each child's newest `perChild` items (newest first, ties by id) of items already listed newest
+ * first per source, with how many of the child's `totals` were left out.
+ */
+export function newestPerChild<Item extends { childId: string; createdAt: string; id: string }>(
+  items: readonly Item[],
+  totals: ReadonlyMap<string, number>,
+  perChild: number = PENDING_SHOWN_PER_CHILD,
+): { shown: Item[]; more: Map<string, number> } {
+  const sorted = [...items].sort((a, b) =>
+    a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1,
+  );
+  const shownOf = new Map<string, number>();
+  const shown: Item[] = [];
+  for (const item of sorted) {
+    const count = shownOf.get(item.childId) ?? 0;
+    if (count >= perChild) continue;
+    shownOf.set(item.childId, count + 1);
+    shown.push(item);
+  }
+  const more = new Map<string, number>();
+  for (const [childId, total] of totals) {
+    const left = total - (shownOf.get(childId) ?? 0);
+    if (left > 0) more.set(childId, left);
+  }
+  return { shown, more };
+}

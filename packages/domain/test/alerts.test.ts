@@ -211,3 +211,48 @@ describe('custom alert words', () => {
     expect(alertCategoryLabel('other')).toBe('other');
   });
 });
+
+describe('evasions of a self-harm phrase (issue 31)', () => {
+  const settings = { categories: ['selfHarm'] };
+  // 15 ways to write "kill myself" that a child may type to get past a word filter; before issue
+  // 31 the six with an invisible character or a Cyrillic letter were missed
+  test.each<[string, string]>([
+    ['plain', 'i want to kill myself'],
+    ['zero-width space inside a word', 'i want to k\u200Bill myself'],
+    ['soft hyphen inside a word', 'i want to ki\u00ADll myself'],
+    ['zero-width joiner', 'i want to kill my\u200Dself'],
+    ['byte-order mark', 'i want to k\uFEFFill myself'],
+    ['Cyrillic і', 'i want to k\u0456ll myself'],
+    ['Cyrillic е', 'i want to kill mys\u0435lf'],
+    ['fullwidth letters', 'i want to ｋｉｌｌ myself'],
+    ['mathematical bold', 'i want to 𝐤𝐢𝐥𝐥 myself'],
+    ['no-break space', 'i want to kill\u00A0myself'],
+    ['a symbol for a letter', 'i want to k!ll myself'],
+    ['stretched letters', 'i want to kiiill myself'],
+    ['word joiner between the words', 'i want to kill\u2060myself'],
+    ['combining grapheme joiner', 'i want to ki\u034Fll myself'],
+    ['left-to-right mark between the words', 'i want to kill\u200Emyself'],
+  ])('%s', (_name, line) => {
+    expect(alertForLine(line, settings)).toEqual({ category: 'selfHarm', words: ['kill myself'] });
+  });
+
+  test('an invisible character does not join two readings into a false phrase', () => {
+    // the line is read twice (without the invisible characters, then with each as a space); no
+    // phrase is found across the seam between the readings
+    const matcher = compileAlertMatcher([{ category: 'x', word: 'end start' }]);
+    expect(matcher.match('start of the line\u200B and its end')).toEqual([]);
+  });
+
+  test('Cyrillic and Greek words stay themselves; only a word with Latin letters is read as Latin', () => {
+    const matcher = compileAlertMatcher([{ category: 'x', word: 'cok' }]);
+    expect(matcher.match('\u0441\u043e\u043a')).toEqual([]); // сок: juice, all Cyrillic
+    expect(matcher.match('c\u043e\u043a')).toEqual([{ category: 'x', word: 'cok' }]);
+  });
+
+  test('a character that folds to many is a separator: the normalised text stays within 3× the line', () => {
+    const line = '\uFDFA'.repeat(10_000);
+    expect(normaliseForAlerts(line).codes.length).toBeLessThanOrEqual(3 * line.length + 2);
+    expect(normaliseForAlerts('\uFB03').codes).toEqual(normaliseForAlerts('ffi').codes);
+    expect(normaliseForAlerts('\u00E9l\u00E8ve').codes).toEqual(normaliseForAlerts('eleve').codes);
+  });
+});

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import {
+  fitsPendingBudget,
   groupedRequestIds,
+  newestPerChild,
+  PENDING_SHOWN_PER_CHILD,
+  PENDING_UNLOCKS_PER_CHILD,
+  PENDING_UNLOCKS_PER_DEVICE,
   notificationWindow,
   pendingSuspensionToReuse,
   planUnlockRequests,
@@ -133,5 +138,60 @@ describe('groupedRequestIds', () => {
     ['no own ids', [], ['a', 'b'], ['a', 'b']],
   ])('%s', (_name, own, inWindow, expected) => {
     expect(groupedRequestIds(own, inWindow)).toEqual(expected);
+  });
+});
+
+describe('the stored budget of pending unlock requests (issue 31)', () => {
+  test.each<[string, { device: number; child: number }, number, boolean]>([
+    ['nothing new', { device: 500, child: 1000 }, 0, true],
+    ['room on both', { device: 0, child: 0 }, 500, true],
+    ['the device full', { device: 500, child: 500 }, 1, false],
+    ['past the device', { device: 499, child: 499 }, 2, false],
+    ['the child full', { device: 0, child: 1000 }, 1, false],
+    ['exactly the child', { device: 0, child: 990 }, 10, true],
+    ['a batch above the device', { device: 0, child: 0 }, 501, false],
+  ])('%s', (_name, waiting, adding, fits) => {
+    expect(fitsPendingBudget(waiting, adding)).toBe(fits);
+    expect(PENDING_UNLOCKS_PER_DEVICE).toBe(500);
+    expect(PENDING_UNLOCKS_PER_CHILD).toBe(1000);
+  });
+});
+
+describe('a page of each child’s newest pending requests (issue 31)', () => {
+  const item = (childId: string, minute: number, id = `${childId}-${minute}`) => ({
+    childId,
+    id,
+    createdAt: `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+  });
+
+  test('the newest per child, newest first, and a count of the rest', () => {
+    const items = [item('a', 1), item('b', 5), item('a', 3), item('a', 2), item('b', 4)];
+    const { shown, more } = newestPerChild(
+      items,
+      new Map([
+        ['a', 10],
+        ['b', 2],
+      ]),
+      2,
+    );
+    expect(shown.map((i) => i.id)).toEqual(['b-5', 'b-4', 'a-3', 'a-2']);
+    expect([...more]).toEqual([['a', 8]]);
+  });
+
+  test('ties by id, and a child with nothing left out is not counted', () => {
+    const items = [item('a', 1, 'x'), item('a', 1, 'y'), item('a', 1, 'z')];
+    const { shown, more } = newestPerChild(items, new Map([['a', 3]]), 3);
+    expect(shown.map((i) => i.id)).toEqual(['z', 'y', 'x']);
+    expect(more.size).toBe(0);
+  });
+
+  test('the default page is 25 per child', () => {
+    const items = Array.from({ length: 40 }, (_, n) =>
+      item('a', n % 60, `id${String(n).padStart(2, '0')}`),
+    );
+    const { shown, more } = newestPerChild(items, new Map([['a', 40000]]));
+    expect(PENDING_SHOWN_PER_CHILD).toBe(25);
+    expect(shown).toHaveLength(25);
+    expect(more.get('a')).toBe(39975);
   });
 });

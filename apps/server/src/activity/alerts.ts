@@ -70,10 +70,29 @@ export async function loadChildAlertSettings(
   return custom ? { categories, custom } : { categories };
 }
 
+/**
+ * Issue 31: matching runs on the request thread, so a batch gives the event loop back after about
+ * this many typed characters: no batch holds other families' requests for more than a few
+ * milliseconds, whatever it holds (the characters a device may send are budgeted too:
+ * RATE_LIMITS.keystrokeCharactersPerDevice).
+ */
+export const ALERT_MATCH_SLICE_CHARACTERS = 10_000;
+
 /** The alert of each line (null where none), in order. */
-export function alertsOfLines(
+export async function alertsOfLines(
   lines: readonly string[],
   settings: ChildAlertSettings | null,
-): (LineAlert | null)[] {
-  return lines.map((line) => (settings ? alertForLine(line, settings) : null));
+): Promise<(LineAlert | null)[]> {
+  if (!settings) return lines.map(() => null);
+  const alerts: (LineAlert | null)[] = [];
+  let sinceYield = 0;
+  for (const line of lines) {
+    if (sinceYield >= ALERT_MATCH_SLICE_CHARACTERS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sinceYield = 0;
+    }
+    alerts.push(alertForLine(line, settings));
+    sinceYield += line.length;
+  }
+  return alerts;
 }

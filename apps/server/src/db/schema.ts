@@ -419,6 +419,10 @@ export interface ConnectionCodesTable {
   created_at: Ts;
   /** Wrong guesses made anywhere while the code waited (issue 19). */
   wrong_guesses: ColumnType<number, number | undefined, number>;
+  /** Issue 31: the public address of the parent session that created the code. */
+  creator_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Issue 31: when the code was used; kept a while so a retry is not a wrong guess. */
+  used_at: ColumnType<Ts | null, Ts | null | undefined, Ts | null>;
 }
 export interface PendingNotificationMethodsTable {
   id: string;
@@ -458,6 +462,8 @@ export interface PushActionTokensTable {
   expires_at: Ts;
   used_at: Ts | null;
   created_at: Ts;
+  /** Issue 31: the phone (notification method) it was sent to; deleted with it. */
+  method_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface CoParentsTable {
   /** The person's id (what ParentContext.personId holds for a co-parent). */

@@ -15,7 +15,8 @@ export interface MacPrincipal {
 
 /**
  * The computer user an `X-UserToken` stands for (server-behaviour §2.8), or undefined when the
- * token is missing, unknown, past its grace period, or its computer user was deleted.
+ * token is missing, unknown, past its grace period, or its computer user was deleted. Issue 31: a
+ * Mac's only; a browser's token (Keyward for Chrome) stands for nothing on the Mac's paths.
  */
 export async function findMacPrincipal(
   db: Db,
@@ -28,8 +29,10 @@ export async function findMacPrincipal(
     .selectFrom('mac_app_tokens as t')
     .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
     .innerJoin('children as c', 'c.id', 't.child_id')
+    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
     .select(['t.computer_user_id', 't.child_id', 'c.parent_id'])
     .where('t.token_hash', '=', hashToken(header))
+    .where('m.kind', '!=', 'browser')
     .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
     .executeTakeFirst();
   return row
@@ -134,6 +137,7 @@ function macRequestRow(db: Db, header: string, now: string): Promise<MacRequestR
         .as('shared_version'),
     ])
     .where('t.token_hash', '=', hashToken(header))
+    .where('m.kind', '!=', 'browser')
     .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
     .executeTakeFirst();
 }
@@ -154,8 +158,10 @@ export async function findMacTokenOwners(
     .selectFrom('mac_app_tokens as t')
     .innerJoin('computer_users as cu', 'cu.id', 't.computer_user_id')
     .innerJoin('children as c', 'c.id', 't.child_id')
+    .innerJoin('computers as m', 'm.id', 'cu.computer_id')
     .select(['t.token_hash', 't.computer_user_id'])
     .where('t.token_hash', 'in', tokenHashes)
+    .where('m.kind', '!=', 'browser')
     .where((eb) => eb.or([eb('t.deleted_at', 'is', null), eb('t.deleted_at', '>', now)]))
     .execute();
   for (const row of rows) owners.set(row.token_hash, row.computer_user_id);

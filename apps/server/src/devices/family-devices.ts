@@ -1,10 +1,16 @@
 import type { DeviceKind, FamilyDevice, InboxItem, RequestStatus } from '@keyward/contract/shared';
+import {
+  newestPerChild,
+  PENDING_COUNTED_PER_DEVICE,
+  PENDING_SHOWN_PER_CHILD,
+} from '@keyward/domain/request-flood';
 import { describeModel } from '@keyward/domain/device-models';
 import { extraMonitoringOptions } from '@keyward/domain/extra-monitoring';
 import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
 import type { Db } from '../db/database.ts';
 import type { ComputerKind } from '../db/schema.ts';
-import { fromDbBool, toDbJson, toDbTime } from '../db/values.ts';
+import { fromDbBool, fromDbInt, toDbJson, toDbTime } from '../db/values.ts';
+import { countPendingUnlocks } from '../requests/pending-counts.ts';
 import { unlockRequestTarget } from './resolved-requests.ts';
 import { computerUserStatuses } from './status.ts';
 
@@ -57,8 +63,12 @@ export interface SuspensionDecisionChange {
 export interface DeviceKindSource {
   kind: DeviceKind;
   devices(db: Db, scope: DeviceScope): Promise<Omit<FamilyDevice, 'pendingRequests'>[]>;
-  /** pending requests of the scope under this kind's devices (suspensions only while decidable) */
-  pendingRequests(db: Db, scope: DeviceScope): Promise<InboxItem[]>;
+  /**
+   * Pending requests of the scope under this kind's devices (suspensions only while decidable):
+   * each device's newest `perDevice` (default PENDING_SHOWN_PER_CHILD; 0: counts only) and how
+   * many wait on each device in all (issue 31: never every row a child sent).
+   */
+  pendingRequests(db: Db, scope: DeviceScope, perDevice?: number): Promise<PendingOfKind>;
   /** one of the parent's suspension requests made on a device of this kind, or undefined */
   suspensionRequest(
     db: Db,
@@ -74,6 +84,20 @@ export interface DeviceKindSource {
   pendingSuspensions(db: Db, deviceId: string): Promise<{ id: string; createdAt: string }[]>;
   /** stores a new pending suspension request of this device (inside the caller's transaction) */
   insertSuspensionRequest(db: Db, request: NewSuspensionRequest): Promise<void>;
+}
+
+/** What waits on a kind's devices: a page of items and every device's count. */
+export interface PendingOfKind {
+  items: InboxItem[];
+  counts: {
+    kind: DeviceKind;
+    deviceId: string;
+    childId: string;
+    childName: string;
+    count: number;
+    /** counted up to PENDING_COUNTED_PER_DEVICE: there may be more */
+    isAtLeast?: true;
+  }[];
 }
 
 export interface NewSuspensionRequest {
@@ -159,103 +183,157 @@ const macSource: DeviceKindSource = {
     });
   },
 
-  async pendingRequests(db, { parentId, now, childId }) {
-    const macs = () => {
-      let query = db
-        .selectFrom('computer_users as cu')
-        .innerJoin('children as ch', 'ch.id', 'cu.child_id')
-        .innerJoin('computers as c', 'c.id', 'cu.computer_id')
-        .where('ch.parent_id', '=', parentId);
-      if (childId !== undefined) query = query.where('ch.id', '=', childId);
-      return query;
-    };
-    const [suspensions, unlocks] = await Promise.all([
-      macs()
-        .innerJoin('mac_suspend_filter_requests as r', 'r.computer_user_id', 'cu.id')
-        .select([
-          'r.id',
-          'r.duration',
-          'r.request_comment',
-          'r.created_at',
-          'cu.id as device_id',
-          'ch.id as child_id',
-          'ch.name as child_name',
-          'ch.keylogging_enabled',
-          'ch.screenshots_enabled',
-          'ch.screenshots_frequency',
-          'c.model_identifier',
-          'c.custom_name',
-          'c.kind as computer_kind',
-        ])
-        .where('r.status', '=', 'pending')
-        .where('r.created_at', '>=', decidableSince(now))
-        .execute(),
-      macs()
-        .innerJoin('unlock_requests as r', 'r.computer_user_id', 'cu.id')
-        .leftJoin('app_bundle_ids as ab', 'ab.bundle_id', 'r.app_bundle_id')
-        .leftJoin('identified_apps as a', 'a.id', 'ab.identified_app_id')
-        .select([
-          'r.id',
-          'r.url',
-          'r.hostname',
-          'r.ip_address',
-          'r.app_bundle_id',
-          'r.request_comment',
-          'r.created_at',
-          'a.name as app_name',
-          'cu.id as device_id',
-          'ch.id as child_id',
-          'ch.name as child_name',
-          'c.model_identifier',
-          'c.custom_name',
-          'c.kind as computer_kind',
-        ])
-        .where('r.status', '=', 'pending')
+  async pendingRequests(db, { parentId, now, childId }, perDevice = PENDING_SHOWN_PER_CHILD) {
+    let query = db
+      .selectFrom('computer_users as cu')
+      .innerJoin('children as ch', 'ch.id', 'cu.child_id')
+      .innerJoin('computers as c', 'c.id', 'cu.computer_id')
+      .select([
+        'cu.id as device_id',
+        'ch.id as child_id',
+        'ch.name as child_name',
+        'ch.keylogging_enabled',
+        'ch.screenshots_enabled',
+        'ch.screenshots_frequency',
+        'c.model_identifier',
+        'c.custom_name',
+        'c.kind as computer_kind',
+      ])
+      .where('ch.parent_id', '=', parentId);
+    if (childId !== undefined) query = query.where('ch.id', '=', childId);
+    const devices = await query.execute();
+    if (devices.length === 0) return { items: [], counts: [] };
+    const ids = devices.map((device) => device.device_id);
+
+    // Issue 31: how many wait on each device (from the index alone), and each device's newest
+    // page, never every row a child sent
+    const [unlockCounts, suspensionCounts] = await Promise.all([
+      Promise.all(
+        ids.map(async (id) => ({
+          computer_user_id: id,
+          n: await countPendingUnlocks(db, id, PENDING_COUNTED_PER_DEVICE),
+        })),
+      ),
+      db
+        .selectFrom('mac_suspend_filter_requests')
+        .select(['computer_user_id', (eb) => eb.fn.countAll().as('n')])
+        .where('computer_user_id', 'in', ids)
+        .where('status', '=', 'pending')
+        .where('created_at', '>=', decidableSince(now))
+        .groupBy('computer_user_id')
         .execute(),
     ]);
-    const deviceOf = (row: {
-      device_id: string;
-      custom_name: string | null;
-      model_identifier: string;
-      computer_kind: ComputerKind;
-    }) => ({
-      kind: computerDeviceKind(row.computer_kind),
-      id: row.device_id,
-      name: row.custom_name ?? describeModel(row.model_identifier).title,
-    });
-    const items: InboxItem[] = suspensions.map((row) => ({
-      case: 'suspension',
-      id: row.id,
-      childId: row.child_id,
-      childName: row.child_name,
-      device: deviceOf(row),
-      createdAt: row.created_at,
-      ...optionalComment(row.request_comment),
-      requestedDurationInSeconds: row.duration,
-      extraMonitoringOptions: extraMonitoringOptions({
-        keyloggingEnabled: fromDbBool(row.keylogging_enabled),
-        screenshotsEnabled: fromDbBool(row.screenshots_enabled),
-        screenshotsFrequency: row.screenshots_frequency,
-      }),
-    }));
-    const seen = new Set<string>();
-    for (const row of unlocks) {
-      // a bundle id listed twice in the catalogue would repeat the row
-      if (seen.has(row.id)) continue;
-      seen.add(row.id);
-      items.push({
-        case: 'unlock',
-        id: row.id,
-        childId: row.child_id,
-        childName: row.child_name,
-        device: deviceOf(row),
-        createdAt: row.created_at,
-        ...optionalComment(row.request_comment),
-        target: unlockRequestTarget(row),
-        ...(row.app_name ? { appName: row.app_name } : {}),
-      });
+    const capped = new Set(
+      unlockCounts
+        .filter((row) => row.n >= PENDING_COUNTED_PER_DEVICE)
+        .map((row) => row.computer_user_id),
+    );
+    const countOf = new Map<string, number>();
+    for (const row of [...unlockCounts, ...suspensionCounts]) {
+      countOf.set(
+        row.computer_user_id,
+        (countOf.get(row.computer_user_id) ?? 0) + fromDbInt(row.n),
+      );
     }
-    return items;
+    const counts = devices.flatMap((device) => {
+      const count = countOf.get(device.device_id) ?? 0;
+      return count === 0
+        ? []
+        : [
+            {
+              kind: computerDeviceKind(device.computer_kind),
+              deviceId: device.device_id,
+              childId: device.child_id,
+              childName: device.child_name,
+              count,
+              ...(capped.has(device.device_id) ? { isAtLeast: true as const } : {}),
+            },
+          ];
+    });
+    if (perDevice === 0) return { items: [], counts };
+
+    const waiting = devices.filter((device) => countOf.has(device.device_id));
+    const pages = await Promise.all(
+      waiting.map(async (device) => {
+        const [suspensions, unlocks] = await Promise.all([
+          db
+            .selectFrom('mac_suspend_filter_requests as r')
+            .select(['r.id', 'r.duration', 'r.request_comment', 'r.created_at'])
+            .where('r.computer_user_id', '=', device.device_id)
+            .where('r.status', '=', 'pending')
+            .where('r.created_at', '>=', decidableSince(now))
+            .orderBy('r.created_at', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(perDevice)
+            .execute(),
+          db
+            .selectFrom('unlock_requests as r')
+            .leftJoin('app_bundle_ids as ab', 'ab.bundle_id', 'r.app_bundle_id')
+            .leftJoin('identified_apps as a', 'a.id', 'ab.identified_app_id')
+            .select([
+              'r.id',
+              'r.url',
+              'r.hostname',
+              'r.ip_address',
+              'r.app_bundle_id',
+              'r.request_comment',
+              'r.created_at',
+              'a.name as app_name',
+            ])
+            .where('r.computer_user_id', '=', device.device_id)
+            .where('r.status', '=', 'pending')
+            .orderBy('r.created_at', 'desc')
+            .orderBy('r.id', 'desc')
+            // a bundle id listed twice in the catalogue would repeat a row
+            .limit(perDevice * 2)
+            .execute(),
+        ]);
+        return { device, suspensions, unlocks };
+      }),
+    );
+
+    const items: InboxItem[] = [];
+    for (const { device, suspensions, unlocks } of pages) {
+      const base = {
+        childId: device.child_id,
+        childName: device.child_name,
+        device: {
+          kind: computerDeviceKind(device.computer_kind),
+          id: device.device_id,
+          name: device.custom_name ?? describeModel(device.model_identifier).title,
+        },
+      };
+      for (const row of suspensions) {
+        items.push({
+          case: 'suspension',
+          id: row.id,
+          ...base,
+          createdAt: row.created_at,
+          ...optionalComment(row.request_comment),
+          requestedDurationInSeconds: row.duration,
+          extraMonitoringOptions: extraMonitoringOptions({
+            keyloggingEnabled: fromDbBool(device.keylogging_enabled),
+            screenshotsEnabled: fromDbBool(device.screenshots_enabled),
+            screenshotsFrequency: device.screenshots_frequency,
+          }),
+        });
+      }
+      const seen = new Set<string>();
+      for (const row of unlocks) {
+        if (seen.has(row.id) || seen.size >= perDevice) continue;
+        seen.add(row.id);
+        items.push({
+          case: 'unlock',
+          id: row.id,
+          ...base,
+          createdAt: row.created_at,
+          ...optionalComment(row.request_comment),
+          target: unlockRequestTarget(row),
+          ...(row.app_name ? { appName: row.app_name } : {}),
+        });
+      }
+    }
+    return { items, counts };
   },
 
   async suspensionRequest(db, parentId, id) {
@@ -370,7 +448,9 @@ const iosSource: DeviceKindSource = {
     }));
   },
 
-  async pendingRequests(db, { parentId, now, childId }) {
+  async pendingRequests(db, { parentId, now, childId }, perDevice = PENDING_SHOWN_PER_CHILD) {
+    // a device has at most one decidable suspension request pending (issue 19), so these are few;
+    // still read a page of each device's newest (issue 31)
     let query = db
       .selectFrom('ios_suspend_filter_requests as r')
       .innerJoin('ios_devices as d', 'd.id', 'r.device_id')
@@ -389,18 +469,39 @@ const iosSource: DeviceKindSource = {
       .where('r.status', '=', 'pending')
       .where('r.created_at', '>=', decidableSince(now));
     if (childId !== undefined) query = query.where('ch.id', '=', childId);
-    const rows = await query.execute();
-    return rows.map((row) => ({
-      case: 'suspension' as const,
-      id: row.id,
-      childId: row.child_id,
-      childName: row.child_name,
-      device: { kind: 'ios' as const, id: row.device_id, name: row.device_type },
-      createdAt: row.created_at,
-      ...optionalComment(row.request_comment),
-      requestedDurationInSeconds: row.duration,
-      extraMonitoringOptions: {},
+    const rows = await query.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').execute();
+    const countOf = new Map<string, { childId: string; childName: string; count: number }>();
+    const shownOf = new Map<string, number>();
+    const items: InboxItem[] = [];
+    for (const row of rows) {
+      const entry = countOf.get(row.device_id) ?? {
+        childId: row.child_id,
+        childName: row.child_name,
+        count: 0,
+      };
+      entry.count += 1;
+      countOf.set(row.device_id, entry);
+      const shown = shownOf.get(row.device_id) ?? 0;
+      if (shown >= perDevice) continue;
+      shownOf.set(row.device_id, shown + 1);
+      items.push({
+        case: 'suspension' as const,
+        id: row.id,
+        childId: row.child_id,
+        childName: row.child_name,
+        device: { kind: 'ios' as const, id: row.device_id, name: row.device_type },
+        createdAt: row.created_at,
+        ...optionalComment(row.request_comment),
+        requestedDurationInSeconds: row.duration,
+        extraMonitoringOptions: {},
+      });
+    }
+    const counts = [...countOf].map(([deviceId, entry]) => ({
+      kind: 'ios' as const,
+      deviceId,
+      ...entry,
     }));
+    return { items, counts };
   },
 
   async suspensionRequest(db, parentId, id) {
@@ -483,24 +584,58 @@ export const newestFirst = (
   b: { createdAt: string; id: string },
 ) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id));
 
-/** Every request waiting for the parent, of every kind of device, newest first. */
-export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<InboxItem[]> {
+/** What waits for the parent (GetInbox): a page per child, newest first, and the rest counted. */
+export interface PendingPage {
+  items: InboxItem[];
+  /** per child, the pending requests not among `items` (at least, when a count stopped) */
+  more: { childId: string; childName: string; count: number; isAtLeast?: true }[];
+}
+
+/**
+ * The requests waiting for the parent, of every kind of device: each child's newest
+ * PENDING_SHOWN_PER_CHILD, newest first, and how many more each child has waiting (issue 31: the
+ * read's size and cost stay bounded however many a child sent).
+ */
+export async function loadPendingRequests(db: Db, scope: DeviceScope): Promise<PendingPage> {
   const perKind = await Promise.all(
-    DEVICE_KINDS.map((source) => source.pendingRequests(db, scope)),
+    DEVICE_KINDS.map((source) => source.pendingRequests(db, scope, PENDING_SHOWN_PER_CHILD)),
   );
-  return perKind.flat().sort(newestFirst);
+  const totals = new Map<string, number>();
+  const names = new Map<string, string>();
+  const atLeast = new Set<string>();
+  for (const { counts } of perKind) {
+    for (const entry of counts) {
+      totals.set(entry.childId, (totals.get(entry.childId) ?? 0) + entry.count);
+      names.set(entry.childId, entry.childName);
+      if (entry.isAtLeast) atLeast.add(entry.childId);
+    }
+  }
+  const { shown, more } = newestPerChild(
+    perKind.flatMap((kind) => kind.items),
+    totals,
+    PENDING_SHOWN_PER_CHILD,
+  );
+  return {
+    items: shown.sort(newestFirst),
+    more: [...more].map(([childId, count]) => ({
+      childId,
+      childName: names.get(childId) ?? '',
+      count,
+      ...(atLeast.has(childId) ? { isAtLeast: true as const } : {}),
+    })),
+  };
 }
 
 /** The family's devices of every kind (Macs first), each with its number of pending requests. */
 export async function loadFamilyDevices(db: Db, scope: DeviceScope): Promise<FamilyDevice[]> {
   const [perKind, pending] = await Promise.all([
     Promise.all(DEVICE_KINDS.map((source) => source.devices(db, scope))),
-    loadPendingRequests(db, scope),
+    // counts only: the devices page lists no request (issue 31)
+    Promise.all(DEVICE_KINDS.map((source) => source.pendingRequests(db, scope, 0))),
   ]);
   const pendingOf = new Map<string, number>();
-  for (const item of pending) {
-    const key = `${item.device.kind}/${item.device.id}`;
-    pendingOf.set(key, (pendingOf.get(key) ?? 0) + 1);
+  for (const { counts } of pending) {
+    for (const entry of counts) pendingOf.set(`${entry.kind}/${entry.deviceId}`, entry.count);
   }
   return perKind.flat().map((device) => ({
     ...device,

@@ -15,6 +15,10 @@ const BUDGETS = {
   securityEvents: [RATE_LIMITS.securityEventsPerDevice, RATE_LIMITS.securityEventsPerChild],
   screenshots: [RATE_LIMITS.screenshotsPerDevice, RATE_LIMITS.screenshotsPerChild],
   keystrokeLines: [RATE_LIMITS.keystrokeLinesPerDevice, RATE_LIMITS.keystrokeLinesPerChild],
+  keystrokeCharacters: [
+    RATE_LIMITS.keystrokeCharactersPerDevice,
+    RATE_LIMITS.keystrokeCharactersPerChild,
+  ],
   browserCheckIns: [RATE_LIMITS.browserCheckInsPerDevice, RATE_LIMITS.browserCheckInsPerChild],
 } as const;
 

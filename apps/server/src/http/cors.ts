@@ -1,9 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 
-// CORS only for the DASHBOARD_URL allow-list, only on /pairql/dashboard/* (wire-contract §1.6).
-// The default same-origin setup needs none of it.
+// CORS only for the DASHBOARD_URL allow-list, only on /pairql/dashboard/* (wire-contract §1.6),
+// and (issue 31) the screenshot images loadable by the allow-list's pages. The default same-origin
+// setup needs none of it.
 
 const DASHBOARD_PREFIX = '/pairql/dashboard/';
+
+/**
+ * Issue 31: what a dashboard page loads from the API as a resource (not through fetch): the
+ * screenshot images, whose URLs are on the API's own address (PUBLIC_URL). Helmet answers every
+ * response `Cross-Origin-Resource-Policy: same-origin`, which blocked them on a dashboard served
+ * from another allowed origin (net::ERR_BLOCKED_BY_RESPONSE.NotSameOrigin).
+ */
+const RESOURCE_PREFIXES = ['/screenshots/'];
+
+/** The page's origin a resource request came from: its Origin, else its Referer's origin. */
+function requestingOrigin(
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
+  const origin = headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') return origin;
+  const referer = headers.referer;
+  if (typeof referer !== 'string') return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 export function registerDashboardCors(app: FastifyInstance, allowList: string[]): void {
   const allowedOrigin = (origin: string | undefined) =>
@@ -22,6 +46,21 @@ export function registerDashboardCors(app: FastifyInstance, allowList: string[])
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      RESOURCE_PREFIXES.some((prefix) => request.url.startsWith(prefix))
+    ) {
+      // issue 31: loadable by a page of every allowed dashboard origin, and of no other (an <img>
+      // sends no Origin; browsers send the page's origin as Referer to another origin by default)
+      const vary = reply.getHeader('vary');
+      reply.header(
+        'vary',
+        vary === undefined ? 'Origin, Referer' : `${String(vary)}, Origin, Referer`,
+      );
+      if (allowedOrigin(requestingOrigin(request.headers)) !== undefined) {
+        reply.header('cross-origin-resource-policy', 'cross-origin');
+      }
+    }
     if (request.method !== 'OPTIONS' && request.url.startsWith(DASHBOARD_PREFIX)) {
       const origin = allowedOrigin(request.headers.origin);
       // added to a Vary set before (a cached answer's accept-encoding), not in its place

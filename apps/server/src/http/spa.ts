@@ -5,6 +5,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PqlFailure } from '../pairql/errors.ts';
+import type { SignedInPages } from './signed-in-page.ts';
 
 // Serves the built dashboard (WEB_DIST) with history fallback: any non-API GET that is not a file
 // answers index.html. API paths never fall back.
@@ -18,6 +19,7 @@ const API_PREFIXES = [
   '/weekly-report/',
   '/healthz',
   '/metrics',
+  '/session-cookie',
 ];
 
 export function isApiPath(url: string): boolean {
@@ -88,20 +90,59 @@ export function allowScripts(policy: string, sources: readonly string[]): string
     .join(';');
 }
 
-/** The inline-script hashes of index.html, read again only when the file changes (a new build). */
-function indexScriptHashes(indexFile: string) {
-  let cached: { mtimeMs: number; hashes: string[] } | undefined;
-  return async (): Promise<string[]> => {
-    const mtimeMs = statSync(indexFile, { throwIfNoEntry: false })?.mtimeMs;
-    if (mtimeMs === undefined) return [];
-    if (cached?.mtimeMs !== mtimeMs) {
-      cached = { mtimeMs, hashes: inlineScriptHashes(await readFile(indexFile, 'utf8')) };
-    }
-    return cached.hashes;
+/** A value read from a file of the build, read again only when the file changes (a new build). */
+function perBuild<T>(read: (text: string) => T, empty: T) {
+  const cached = new Map<string, { mtimeMs: number; value: T }>();
+  return async (file: string): Promise<T> => {
+    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return empty;
+    const hit = cached.get(file);
+    if (hit?.mtimeMs === mtimeMs) return hit.value;
+    const value = read(await readFile(file, 'utf8'));
+    cached.set(file, { mtimeMs, value });
+    return value;
   };
 }
 
-export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+/** The inline-script hashes of a page of the build. */
+const pageScriptHashes = perBuild(inlineScriptHashes, []);
+
+/**
+ * Issue 30: the public pages the build rendered to HTML (apps/web/scripts/prerender.ts), by path:
+ * `{ "/login": "login.html" }` in `prerendered/pages.json`.
+ */
+const prerenderedPages = perBuild((text) => {
+  const pages = new Map<string, string>();
+  try {
+    for (const [pagePath, file] of Object.entries(JSON.parse(text) as Record<string, unknown>)) {
+      if (typeof file === 'string' && /^[a-z0-9-]+\.html$/.test(file)) pages.set(pagePath, file);
+    }
+  } catch {
+    // a broken manifest: every path gets index.html, as before there were prerendered pages
+  }
+  return pages;
+}, new Map<string, string>());
+
+/**
+ * The HTML file that answers a page request: the page's prerendered HTML for a bare GET of one of
+ * those paths (as a visitor without a session and without a query string sees it: the dashboard
+ * hydrates it only then, and renders anew otherwise), else index.html.
+ */
+async function pageFile(webDist: string, url: string): Promise<string> {
+  const indexFile = path.join(webDist, 'index.html');
+  if (url.includes('?')) return indexFile;
+  const prerendered = path.join(webDist, 'prerendered');
+  const file = (await prerenderedPages(path.join(prerendered, 'pages.json'))).get(url);
+  return file && existsSync(path.join(prerendered, file))
+    ? path.join(prerendered, file)
+    : indexFile;
+}
+
+export async function registerSpa(
+  app: FastifyInstance,
+  webDist: string,
+  signedInPages?: SignedInPages,
+): Promise<void> {
   if (existsSync(webDist)) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -110,6 +151,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       // The build writes `.br` and `.gz` copies of every text asset (apps/web/build/precompress.ts);
       // the copy the browser accepts is sent with its Content-Encoding, nothing is compressed live.
       preCompressed: true,
+      // the signed-in pages' renderer is the server's to run, not a file to download (issue 30)
+      allowedPath: (pathname) => !pathname.startsWith('/server/'),
       setHeaders(res, filePath) {
         const relative = path.relative(webDist, filePath).split(path.sep);
         if (relative[0] === 'assets') {
@@ -125,12 +168,30 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     });
   }
 
-  const indexFile = path.join(webDist, 'index.html');
-  const scriptHashes = indexScriptHashes(indexFile);
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const indexFile = await pageFile(webDist, request.url);
     const policy = reply.getHeader('content-security-policy');
     if (typeof policy === 'string') {
-      reply.header('content-security-policy', allowScripts(policy, await scriptHashes()));
+      reply.header(
+        'content-security-policy',
+        allowScripts(policy, await pageScriptHashes(indexFile)),
+      );
+    }
+    // issue 30: a signed-in page rendered here, with its first reads (http/signed-in-page.ts)
+    if (signedInPages && request.url === '/' && existsSync(indexFile)) {
+      const rendered = await signedInPages.render(
+        request,
+        reply,
+        await readFile(indexFile, 'utf8'),
+      );
+      if (rendered) {
+        return reply
+          .code(200)
+          .header('cache-control', 'private, no-store')
+          .header('vary', 'Cookie, Accept-Encoding')
+          .type('text/html; charset=utf-8')
+          .send(rendered);
+      }
     }
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding && existsSync(`${indexFile}${ENCODING_EXTENSIONS[encoding]}`)) {

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { addMs, DAY, toDbBool, toDbTime } from '../db/values.ts';
 import type { EmailService } from '../services/mail.ts';
 import type { ChildWeek } from '../services/mail-templates.ts';
-import type { TokenService } from '../services/tokens.ts';
+import { safeEqual, type TokenService } from '../services/tokens.ts';
 import { claimJobRun, finishJobRun, releaseJobRun } from './claim.ts';
 
 // Issue 23: the weekly report email. On by default; sent to the account's address on Sunday at
@@ -227,7 +227,8 @@ export async function stopWeeklyReport(
   now: Date,
 ): Promise<boolean> {
   const expected = deps.tokens.hmac(`weekly-report-unsubscribe|${parentId}`);
-  if (signature.length !== expected.length || signature !== expected) return false;
+  // issue 31: in constant time, like every other signature
+  if (!safeEqual(signature, expected)) return false;
   await deps.db
     .updateTable('parents')
     .set({ weekly_report: toDbBool(false), updated_at: toDbTime(now) })

@@ -40,12 +40,14 @@ export async function mintActionToken(
   db: Db,
   tokens: TokenService,
   now: Date,
-  grant: { parentId: string; personId: string | null; requestId: string },
+  grant: { parentId: string; personId: string | null; requestId: string; methodId: string },
 ): Promise<string> {
   const row = {
     id: newToken(),
     parent_id: grant.parentId,
     person_id: grant.personId,
+    // issue 31: removing the phone revokes the token (foreign key cascade)
+    method_id: grant.methodId,
     request_id: grant.requestId.toLowerCase(),
     expires_at: toDbTime(addMs(now, ACTION_TOKEN_LIFETIME_MS)),
     used_at: null,

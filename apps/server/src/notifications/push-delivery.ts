@@ -97,6 +97,7 @@ export async function sendPush(
       parentId: n.parentId,
       personId: method.personId,
       requestId: n.requestId,
+      methodId: method.id,
     });
     message.decideUrl = PUSH_DECIDE_PATH;
   }

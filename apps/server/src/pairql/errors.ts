@@ -140,14 +140,14 @@ export function browserTokenNotFound(): PqlFailure {
   });
 }
 
-export function tooManyRequests(retryAfterSeconds: number): PqlFailure {
+export function tooManyRequests(retryAfterSeconds: number, userMessage?: string): PqlFailure {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new PqlFailure({
     id: 'c4a1e8d2',
     type: 'badRequest',
     statusCode: 429,
     debugMessage: `Rate limit exceeded; retry after ${seconds} s`,
-    userMessage: 'Too many attempts. Please wait a few minutes and try again.',
+    userMessage: userMessage ?? 'Too many attempts. Please wait a few minutes and try again.',
     headers: { 'retry-after': String(seconds) },
   });
 }

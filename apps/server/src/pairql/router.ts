@@ -412,7 +412,7 @@ function parseInput(def: OperationDef, body: unknown, replacesNulCharacters = fa
   return parsed.data;
 }
 
-async function findSession(db: Db, clock: Clock, header: string | string[] | undefined) {
+export async function findSession(db: Db, clock: Clock, header: string | string[] | undefined) {
   if (typeof header !== 'string' || !isUuid(header.trim())) return undefined;
   // the family's data version (read cache) comes with the session, in the same query
   const row = await db

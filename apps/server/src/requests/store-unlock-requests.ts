@@ -1,4 +1,11 @@
-import { planUnlockRequests } from '@keyward/domain/request-flood';
+import {
+  fitsPendingBudget,
+  PENDING_UNLOCKS_PER_CHILD,
+  PENDING_UNLOCKS_PER_DEVICE,
+  planUnlockRequests,
+} from '@keyward/domain/request-flood';
+import type { Db } from '../db/database.ts';
+import { tooManyRequests } from '../pairql/errors.ts';
 import { dialectOf } from '../db/database.ts';
 import { toDbTime } from '../db/values.ts';
 import { takeDeviceWriteBudget } from '../devices/write-budgets.ts';
@@ -6,6 +13,7 @@ import type { RequestContext } from '../pairql/context.ts';
 import { newToken } from '../services/tokens.ts';
 import { lockDevice } from './device-lock.ts';
 import { notifyAboutChild } from './notify.ts';
+import { countChildPendingUnlocks, countPendingUnlocks } from './pending-counts.ts';
 
 // server-behaviour §4.3: a child's blocked requests, stored in one transaction with one comment,
 // then the parent is notified (§6.1) after the answer and grouped with the child's other requests
@@ -56,6 +64,17 @@ export async function storeUnlockRequests(
       requests.map(target),
       newToken,
     );
+    // issue 31: what is stored is budgeted, not only calls; a batch that does not fit is refused
+    // whole (429), so the device keeps its requests and sends them again later
+    if (plan.toStore.length > 0) {
+      const waiting = await pendingCounts(trx, device);
+      if (!fitsPendingBudget(waiting, plan.toStore.length)) {
+        throw tooManyRequests(
+          PENDING_BUDGET_RETRY_SECONDS,
+          'Your parents have many requests from you to answer. Please wait for them before asking again.',
+        );
+      }
+    }
     const rows = plan.toStore.map((position) => ({
       id: plan.ids[position]!,
       computer_user_id: device.computerUserId,
@@ -86,4 +105,21 @@ export async function storeUnlockRequests(
     });
   }
   return ids;
+}
+
+/** A device asked past its stored budget hears to try again in this many seconds. */
+const PENDING_BUDGET_RETRY_SECONDS = 10 * 60;
+
+/**
+ * Pending unlock requests of the device and of its child (all its devices), from the index, each
+ * counted just past its budget (enough to decide).
+ */
+async function pendingCounts(
+  trx: Db,
+  device: { computerUserId: string; childId: string },
+): Promise<{ device: number; child: number }> {
+  return {
+    device: await countPendingUnlocks(trx, device.computerUserId, PENDING_UNLOCKS_PER_DEVICE + 1),
+    child: await countChildPendingUnlocks(trx, device.childId, PENDING_UNLOCKS_PER_CHILD + 1),
+  };
 }

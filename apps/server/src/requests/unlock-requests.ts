@@ -7,6 +7,7 @@ import {
   unlockRequestCursor,
 } from '@keyward/domain/unlock-request-list';
 import type { Db } from '../db/database.ts';
+import { newestPerChild } from '@keyward/domain/request-flood';
 
 // UnlockRequest as the dashboard reads it (server-behaviour §3.5): domain = hostname; appName,
 // appSlug and appCategories come from the app catalogue by bundle id. appCategories holds the
@@ -82,8 +83,6 @@ function toUnlockRequest(row: RequestRow): UnlockRequest {
 export interface UnlockRequestFilter {
   /** one request (GetUnlockRequest) */
   id?: string;
-  /** the pending ones only (DashboardWidgets) */
-  isPending?: true;
 }
 
 /**
@@ -98,11 +97,57 @@ export async function loadUnlockRequests(
   const rows = await withDetails(db)
     .where('c.parent_id', '=', parentId)
     .$if(filter.id !== undefined, (qb) => qb.where('ur.id', '=', filter.id!))
-    .$if(filter.isPending === true, (qb) => qb.where('ur.status', '=', 'pending'))
     .orderBy('ur.created_at', 'desc')
     .orderBy('ur.id', 'desc')
     .execute();
   return rows.map(toUnlockRequest);
+}
+
+/**
+ * Issue 31: each child's newest pending unlock requests, at most `perChild` of a child, newest
+ * first: what a polled read (DashboardWidgets) lists. Read a page per device from the index on
+ * (computer_user_id, status, created_at, id), never every pending row.
+ */
+export async function loadNewestPendingUnlockRequests(
+  db: Db,
+  parentId: string,
+  perChild: number,
+): Promise<UnlockRequest[]> {
+  const devices = await db
+    .selectFrom('computer_users as cu')
+    .innerJoin('children as c', 'c.id', 'cu.child_id')
+    .select(['cu.id', 'c.id as child_id'])
+    .where('c.parent_id', '=', parentId)
+    .execute();
+  const pages = await Promise.all(
+    devices.map((device) =>
+      db
+        .selectFrom('unlock_requests')
+        .select(['id', 'created_at'])
+        .where('computer_user_id', '=', device.id)
+        .where('status', '=', 'pending')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(perChild)
+        .execute()
+        .then((rows) => rows.map((row) => ({ ...row, childId: device.child_id }))),
+    ),
+  );
+  const { shown } = newestPerChild(
+    pages.flat().map((row) => ({ id: row.id, childId: row.childId, createdAt: row.created_at })),
+    new Map(),
+    perChild,
+  );
+  if (shown.length === 0) return [];
+  const details = await withDetails(db)
+    .where(
+      'ur.id',
+      'in',
+      shown.map((row) => row.id),
+    )
+    .execute();
+  const byId = new Map(details.map((row) => [row.id, toUnlockRequest(row)]));
+  return shown.flatMap((row) => byId.get(row.id) ?? []);
 }
 
 // Issue 19 (finding 9): lists are read a page at a time (sizes and cursors in

@@ -4,8 +4,17 @@ import type { Db } from '../db/database.ts';
 import { tooManyRequests } from '../pairql/errors.ts';
 import type { Clock } from './clock.ts';
 
-// Fixed-window counters in `rate_limit_counters`, shared by every instance (server-behaviour §10.2).
-// Budgets are multiplied by RATE_LIMIT_SCALE. Buckets are strings such as `login:ip:1.2.3.4`.
+// Counters in `rate_limit_counters`, shared by every instance (server-behaviour §10.2). Budgets are
+// multiplied by RATE_LIMIT_SCALE. Buckets are strings such as `login:ip:1.2.3.4`.
+//
+// Issue 31: budgets slide. A budget's window is counted in two halves, and an attempt is within the
+// budget when the current half and the one before it hold at most the budget together. On fixed
+// windows a burst at a window's end and another at the next one's start let twice the budget
+// through at once (20 wrong passwords evaluated instead of 10); now no half-window-long span, and
+// no burst at any edge, gets more than the budget, and over time the rate stays the budget per
+// window. A spent budget frees up when the half it was spent in is no longer the one before the
+// current (at most a window later; Retry-After says when). `hit` (a bare counter of one window,
+// used for grouping) keeps whole windows.
 
 export interface RateLimiter {
   /**
@@ -79,33 +88,76 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
     return Number(row.count);
   }
 
+  /**
+   * Counts `cost` in the current half of the budget's window; answers the count of that half and
+   * of the one before it together, the half's start, and the seconds until the budget has room
+   * again if this count is over it (`kept`: what of this half stays counted when refused).
+   */
+  async function slide(bucket: string, windowSeconds: number, cost: number) {
+    const halfSeconds = windowSeconds / 2;
+    const now = clock.now().getTime();
+    const size = halfSeconds * 1000;
+    const start = Math.floor(now / size) * size;
+    const row = await db
+      .insertInto('rate_limit_counters')
+      .values({
+        bucket: storedBucket(bucket),
+        window_start: new Date(start).toISOString(),
+        count: cost,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['bucket', 'window_start'])
+          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${cost}` }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    const previous = await db
+      .selectFrom('rate_limit_counters')
+      .select('count')
+      .where('bucket', '=', storedBucket(bucket))
+      .where('window_start', '=', new Date(start - size).toISOString())
+      .executeTakeFirst();
+    const current = Number(row.count);
+    return {
+      current,
+      total: current + Number(previous?.count ?? 0),
+      start: new Date(start).toISOString(),
+      /** seconds until the budget has room, when what this half holds is `kept` */
+      retryAfter: (kept: number, limit: number) =>
+        (start + (kept < budget(limit) ? size : 2 * size) - now) / 1000,
+    };
+  }
+
   async function consume(bucket: string, limit: number, windowSeconds: number, cost = 1) {
-    const count = await hit(bucket, windowSeconds, { cost });
-    if (count > budget(limit)) throw tooManyRequests(window(windowSeconds).retryAfter);
+    const counted = await slide(bucket, windowSeconds, cost);
+    if (counted.total > budget(limit)) {
+      throw tooManyRequests(counted.retryAfter(counted.current, limit));
+    }
   }
 
   return {
     hit,
     consume,
     async tryConsume(bucket, limit, windowSeconds) {
-      return (await hit(bucket, windowSeconds)) <= budget(limit);
+      return (await slide(bucket, windowSeconds, 1)).total <= budget(limit);
     },
     async reserve(bucket, limit, windowSeconds) {
-      const { start, retryAfter } = window(windowSeconds);
+      const counted = await slide(bucket, windowSeconds, 1);
       const giveBack = async () => {
         await db
           .updateTable('rate_limit_counters')
           .set({ count: sql<number>`count - 1` })
           .where('bucket', '=', storedBucket(bucket))
-          .where('window_start', '=', start)
+          .where('window_start', '=', counted.start)
           .where('count', '>', 0)
           .execute();
       };
-      if ((await hit(bucket, windowSeconds)) > budget(limit)) {
+      if (counted.total > budget(limit)) {
         // a refused attempt is never evaluated: it spends nothing (issue 19), so the count is
         // the attempts evaluated and not refunded, however many were refused meanwhile
         await giveBack();
-        throw tooManyRequests(retryAfter);
+        throw tooManyRequests(counted.retryAfter(counted.current - 1, limit));
       }
       return { refund: giveBack };
     },
@@ -143,9 +195,9 @@ export const RATE_LIMITS = {
   connectionCodeFailuresPerIp: { limit: 10, windowSeconds: 60 * 60 },
   /**
    * Issue 19: wrong connection codes from all addresses together, taken before a code is looked up,
-   * so no number of addresses gets more guesses evaluated; beyond it every ConnectUser and
-   * ConnectDevice is answered 429 until the window ends (at most 10 minutes). 180 guesses an hour
-   * find one of 10 outstanding codes with a chance of 1 in 500.
+   * so no number of addresses gets more guesses evaluated. Issue 31: beyond it a code is accepted
+   * only from the address that created it (devices/connection-codes.ts) until the window ends (at
+   * most 10 minutes); the arithmetic is in docs/flood-limits.md.
    */
   connectionCodeFailuresEverywhere: { limit: 30, windowSeconds: 10 * 60 },
   pendingAppConnectionPerParent: { limit: 20, windowSeconds: 60 * 60 },
@@ -184,6 +236,13 @@ export const RATE_LIMITS = {
   /** Typed lines (CreateKeystrokeLines counts each line): two full 1,000-line batches a minute. */
   keystrokeLinesPerDevice: { limit: 2000, windowSeconds: 60 },
   keystrokeLinesPerChild: { limit: 4000, windowSeconds: 60 },
+  /**
+   * Issue 31: typed characters (UTF-16 units of the lines), since matching costs grow with them: a
+   * minute's worth of lines at 200 characters each. A line may hold 10,000, so lines alone let one
+   * batch take seconds of the request thread.
+   */
+  keystrokeCharactersPerDevice: { limit: 400_000, windowSeconds: 60 },
+  keystrokeCharactersPerChild: { limit: 800_000, windowSeconds: 60 },
 
   // Issue 19: parent notifications each notification method may send an hour (the account's
   // fallback email counts as one method); beyond it a message is not sent (the dashboard still
@@ -211,4 +270,9 @@ export const CONNECTION_CODES = {
   outstandingPerFamily: 10,
   /** Outstanding codes of all families; beyond it a new code waits for one to be used (429). */
   outstandingEverywhere: 1000,
+  /**
+   * Issue 31: a used code is kept this long, so the same code sent again while its first use is
+   * in flight (a retrying device) is not counted as a wrong guess.
+   */
+  usedKeptSeconds: 2 * 60,
 } as const;

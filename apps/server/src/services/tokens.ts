@@ -6,6 +6,7 @@ import {
   randomBytes,
   randomInt,
   randomUUID,
+  timingSafeEqual,
 } from 'node:crypto';
 
 // Secrets at rest (server-behaviour §2.1): bearer tokens are random UUID v4 and only
@@ -13,6 +14,16 @@ import {
 // parent-supplied third-party secrets are AES-256-GCM encrypted.
 
 export { isUuid } from '@keyward/domain/uuid';
+
+/**
+ * Issue 31: compares a secret the caller sent (a signature) with the expected one in time that
+ * does not depend on where they differ.
+ */
+export function safeEqual(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function newToken(): string {
   return randomUUID();

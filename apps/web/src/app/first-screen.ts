@@ -1,5 +1,7 @@
 import { adoptedCallsSettled } from '../lib/api/early-fetch';
 import { atMost } from '../lib/at-most';
+import { pageRenderFor } from '../lib/page-render';
+import { getSession } from '../lib/session';
 import { prepareFirstScreen } from './routes';
 
 /**
@@ -22,7 +24,13 @@ export const FIRST_CHUNKS_WAIT_MS = 8_000;
  * a spinner per nested page and per read, each costing a render, a commit and React's minimum
  * time on screen for a fallback on a slow phone; meanwhile index.html's "Loading Keyward…" shows.
  */
+/**
+ * Issue 30: the render the server made of this signed-in page, with its first reads, when #root
+ * holds it (then main.tsx hydrates it, and the reads are not asked again).
+ */
+export const pageRender = pageRenderFor(document, window.location, getSession());
+
 export const firstScreenReady: Promise<void> = atMost(
   FIRST_CHUNKS_WAIT_MS,
-  prepareFirstScreen(window.location.pathname),
+  prepareFirstScreen(window.location.pathname, { withReads: pageRender === null }),
 ).then(() => adoptedCallsSettled(FIRST_READS_WAIT_MS));

@@ -145,25 +145,46 @@ const firstReads = new Map<Page, Parameters<typeof startEarlyCalls>[0]>([
   [DashboardPage, ['DashboardWidgets', 'GetFamilyDevices', 'GetInbox']],
 ]);
 
+/** The pages nested in the route of `pathname` (data providers, layout, page), outermost first. */
+function pagesOf(pathname: string): Page[] {
+  const pages: Page[] = [];
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+    const Page = isValidElement(route.element) ? pageOfElement.get(route.element) : undefined;
+    if (Page) pages.push(Page);
+  }
+  return pages;
+}
+
+/** Whether `pathname` is a signed-in page (behind RequireSession). */
+export function isSignedInPath(pathname: string): boolean {
+  return (matchRoutes(routes, pathname) ?? []).some((match) => match.route === sessionRoute);
+}
+
+/** The input-less reads the pages of `pathname` render first. */
+export function firstReadsOf(pathname: string): Parameters<typeof startEarlyCalls>[0] {
+  return pagesOf(pathname).flatMap((Page) => firstReads.get(Page) ?? []);
+}
+
+/** Downloads the chunks of every page of `pathname` together; settles once they have arrived. */
+export function loadPagesOf(pathname: string): Promise<void> {
+  const chunks = pagesOf(pathname)
+    .filter((Page) => 'preload' in Page)
+    .map((Page) => (Page as LazyPage<ComponentType>).preload());
+  return Promise.all(chunks).then(() => undefined);
+}
+
 /**
  * Issue 21, no waterfall on the first load: the chunks of every page nested in the route of
  * `pathname` (data providers, layout, page) start downloading together, and so do their first
- * reads, instead of one after the other as each lazy page renders. A signed-in route without a
- * session gets nothing (it redirects to /logout). Settles once those chunks have arrived (or
- * failed: the page's error boundary then says so).
+ * reads (unless the page came rendered with them: issue 30), instead of one after the other as
+ * each lazy page renders. A signed-in route without a session gets nothing (it redirects to
+ * /logout). Settles once those chunks have arrived (or failed: the page's error boundary then says so).
  */
-export function prepareFirstScreen(pathname: string): Promise<void> {
-  const matches = matchRoutes(routes, pathname) ?? [];
-  if (matches.some((match) => match.route === sessionRoute) && !getSession()) {
-    return Promise.resolve();
-  }
-  const chunks: Promise<void>[] = [];
-  for (const { route } of matches) {
-    const Page = isValidElement(route.element) ? pageOfElement.get(route.element) : undefined;
-    if (!Page) continue;
-    const reads = firstReads.get(Page);
-    if (reads) startEarlyCalls(reads);
-    if ('preload' in Page) chunks.push((Page as LazyPage<ComponentType>).preload());
-  }
-  return Promise.all(chunks).then(() => undefined);
+export function prepareFirstScreen(
+  pathname: string,
+  { withReads = true }: { withReads?: boolean } = {},
+): Promise<void> {
+  if (isSignedInPath(pathname) && !getSession()) return Promise.resolve();
+  if (withReads) startEarlyCalls(firstReadsOf(pathname));
+  return loadPagesOf(pathname);
 }

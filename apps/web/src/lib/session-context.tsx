@@ -9,8 +9,19 @@ type SessionContextValue = {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const session = useSyncExternalStore(subscribeToSession, getSession, getSession);
+export function SessionProvider({
+  children,
+  serverSession,
+}: {
+  children: ReactNode;
+  /** The session of a page rendered on the server (src/entry-server.tsx, issue 30). */
+  serverSession?: AdminSession;
+}) {
+  const session = useSyncExternalStore(
+    subscribeToSession,
+    getSession,
+    serverSession ? () => serverSession : getSession,
+  );
   const value = useMemo(() => ({ session, logIn, logOut }), [session]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -49,6 +49,8 @@ function notify(): void {
 }
 
 export function getSession(): AdminSession | null {
+  // issue 30: the public pages are rendered at build time, as a visitor without a session
+  if (typeof window === 'undefined') return null;
   if (current === undefined) {
     current = readStartupSession({
       local: window.localStorage,

@@ -13,6 +13,7 @@ import { connectionCodeGuessesMigration } from './0018_connection_code_guesses.t
 import { activityAlertsMigration } from './0019_activity_alerts.ts';
 import { pushNotificationsMigration } from './0020_push_notifications.ts';
 import { browserDevicesMigration } from './0021_browser_devices.ts';
+import { hardeningThreeMigration } from './0022_hardening_three.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -32,6 +33,7 @@ const migrations: Record<string, PortableMigration> = {
   '0019_activity_alerts': activityAlertsMigration,
   '0020_push_notifications': pushNotificationsMigration,
   '0021_browser_devices': browserDevicesMigration,
+  '0022_hardening_three': hardeningThreeMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -30,6 +30,7 @@ export default dashboardResolver('CreatePendingAppConnection', async (input, ctx
     const outstanding = await trx
       .selectFrom('connection_codes')
       .select((eb) => [eb.fn.countAll().as('count'), eb.fn.min('expires_at').as('firstExpiry')])
+      .where('used_at', 'is', null)
       .executeTakeFirstOrThrow();
     if (fromDbInt(outstanding.count) >= CONNECTION_CODES.outstandingEverywhere) {
       const firstExpiry = outstanding.firstExpiry ? Date.parse(String(outstanding.firstExpiry)) : 0;
@@ -47,6 +48,9 @@ export default dashboardResolver('CreatePendingAppConnection', async (input, ctx
           child_id: child.id,
           expires_at: toDbTime(addMs(now, CONNECTION_CODES.lifetimeSeconds * 1000)),
           created_at: toDbTime(now),
+          // issue 31: a device at this address connects with it even while guessers elsewhere
+          // have spent the budget of all addresses (devices/connection-codes.ts)
+          creator_ip: ctx.ip,
         })
         .onConflict((oc) => oc.column('code_hash').doNothing())
         .executeTakeFirst();
@@ -68,6 +72,7 @@ async function revokeOldestOfFamily(trx: Db, parentId: string, newCodeId: string
     .select('cc.id')
     .where('c.parent_id', '=', parentId)
     .where('cc.id', '!=', newCodeId)
+    .where('cc.used_at', 'is', null)
     .orderBy('cc.created_at', 'desc')
     .orderBy('cc.id', 'desc')
     .execute();

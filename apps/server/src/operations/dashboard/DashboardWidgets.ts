@@ -1,5 +1,6 @@
 import type { DashboardWidgetsOutput } from '@keyward/contract/shared';
 import { ACTIVITY_WINDOW_DAYS, coalesceActivity } from '@keyward/domain/activity';
+import { PENDING_SHOWN_PER_CHILD } from '@keyward/domain/request-flood';
 import { childStatus } from '@keyward/domain/status';
 import { sql } from 'kysely';
 import { loadActivityRows, screenshotsOf } from '../../activity/activity.ts';
@@ -7,7 +8,7 @@ import { groupBy } from '../../collections.ts';
 import { DAY, fromDbInt, toDbTime } from '../../db/values.ts';
 import { computerUserStatuses } from '../../devices/status.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { loadUnlockRequests } from '../../requests/unlock-requests.ts';
+import { loadNewestPendingUnlockRequests } from '../../requests/unlock-requests.ts';
 import { ownedActivitySourcesByChild, ownedComputerUsersByChild } from '../ownership.ts';
 
 // server-behaviour §3.7: the home page. No children → everything empty and no announcement.
@@ -84,16 +85,17 @@ export default dashboardResolver('DashboardWidgets', async (_input, ctx) => {
   }
   recentScreenshots.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 
-  const unlockRequests = (await loadUnlockRequests(ctx.db, ctx.parentId, { isPending: true })).map(
-    (request) => ({
-      id: request.id,
-      childId: request.userId,
-      childName: request.userName,
-      target: request.url ?? request.domain ?? request.ipAddress ?? '',
-      ...(request.requestComment ? { comment: request.requestComment } : {}),
-      createdAt: request.createdAt,
-    }),
-  );
+  // issue 31: a page of each child's newest pending requests, never all of them (polled)
+  const unlockRequests = (
+    await loadNewestPendingUnlockRequests(ctx.db, ctx.parentId, PENDING_SHOWN_PER_CHILD)
+  ).map((request) => ({
+    id: request.id,
+    childId: request.userId,
+    childName: request.userName,
+    target: request.url ?? request.domain ?? request.ipAddress ?? '',
+    ...(request.requestComment ? { comment: request.requestComment } : {}),
+    createdAt: request.createdAt,
+  }));
 
   const notifications = await ctx.db
     .selectFrom('notifications')

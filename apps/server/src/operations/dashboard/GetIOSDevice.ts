@@ -21,7 +21,7 @@ export default dashboardResolver('GetIOSDevice', async (id, ctx) => {
       now: ctx.clock.now(),
       childId: device.child_id,
     })
-  )
+  ).items
     .filter((item) => item.case === 'suspension' && item.device.id === device.id)
     .sort(newestFirst);
   return {

@@ -9,6 +9,7 @@ import { badRequest, notFound } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { isAlreadyCreated, ownedKey, ownedKeychain } from '../ownership.ts';
+import { asksForWhatIsStored, createdWithOtherContent } from '../repeated-create.ts';
 
 // server-behaviour §3.4: a key of an own keychain. The key must pass the wizard's address rules,
 // else badRequest naming the problem and nothing is stored. `deleted_at` holds the expiration.
@@ -32,7 +33,18 @@ export default dashboardResolver('SaveKey', async (input, ctx) => {
         taken?.keychain_id === keychain.id &&
         (await isAlreadyCreated(() => ownedKey(trx, ctx.parentId, input.id)))
       ) {
-        return true; // the same create sent again (issue 20)
+        // the same create sent again (issue 20), asking for what is stored (issue 31)
+        const stored = await trx
+          .selectFrom('keys')
+          .select(['key', 'comment', 'deleted_at'])
+          .where('id', '=', input.id)
+          .executeTakeFirstOrThrow();
+        const wanted = { key: toDbJson(input.key), comment, deleted_at: expiration };
+        const columns = { key: 'json', comment: 'text', deleted_at: 'text' } as const;
+        if (!asksForWhatIsStored(stored, wanted, columns)) {
+          throw createdWithOtherContent('Key', input.id);
+        }
+        return true;
       }
       if (taken) {
         throw badRequest(

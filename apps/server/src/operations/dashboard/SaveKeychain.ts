@@ -4,6 +4,7 @@ import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { isAlreadyCreated, ownedKeychain } from '../ownership.ts';
+import { asksForWhatIsStored, createdWithOtherContent } from '../repeated-create.ts';
 
 // server-behaviour §3.4 and wire-contract §3.6: isNew creates a private keychain with the client's
 // id (an id already taken → badRequest, that row untouched); otherwise renames/re-describes an own
@@ -21,7 +22,18 @@ export default dashboardResolver('SaveKeychain', async (input, ctx) => {
         .where('id', '=', input.id)
         .executeTakeFirst();
       if (taken && (await isAlreadyCreated(() => ownedKeychain(trx, ctx.parentId, input.id)))) {
-        return; // the same create sent again (issue 20)
+        // the same create sent again (issue 20), asking for what is stored (issue 31)
+        const stored = await trx
+          .selectFrom('keychains')
+          .select(['name', 'description'])
+          .where('id', '=', input.id)
+          .executeTakeFirstOrThrow();
+        if (
+          !asksForWhatIsStored(stored, { name, description }, { name: 'text', description: 'text' })
+        ) {
+          throw createdWithOtherContent('Keychain', input.id);
+        }
+        return;
       }
       if (taken) {
         throw badRequest(

@@ -8,8 +8,9 @@ import { isAcceptedEndpoint } from '../../services/web-push.ts';
 
 // Issue 23: turns on "This device" for the person signed in: the browser's push subscription
 // becomes a notification method (no verification code: the browser's permission prompt is the
-// consent) with one rule per chosen trigger. The same browser saved again (same endpoint) is the
-// same method: its keys, name, owner and rules are replaced, and its id is answered.
+// consent) with one rule per chosen trigger. The same browser saved again (same endpoint) by the
+// same person is the same method: its keys, name and rules are replaced, and its id is answered;
+// another person of the family is refused (issue 31).
 /** Each method multiplies every notification: a bound on what one family can make the server send. */
 const MAX_METHODS_PER_FAMILY = 50;
 
@@ -45,13 +46,23 @@ export default dashboardResolver('SavePushSubscription', async (input, ctx) => {
   return ctx.db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('notification_methods')
-      .select('id')
+      .select(['id', 'person_id'])
       .where('parent_id', '=', ctx.parentId)
       .where('config_fingerprint', '=', fingerprint)
       .executeTakeFirst();
     let id = input.id.toLowerCase();
     if (existing) {
-      // one browser, one method: whoever turns it on last gets its notifications
+      // Issue 31: only the person whose method it is saves it again. Knowing another parent's
+      // endpoint (it is no secret within a family) does not make it yours: saved with your keys,
+      // their notifications would go to you, encrypted so that their browser cannot read them.
+      if ((existing.person_id ?? null) !== personColumn(ctx)) {
+        throw badRequest(
+          '3c8e5a25',
+          'Push endpoint belongs to another person of the family',
+          "This browser's notifications are turned on for another parent of your family. They can turn them off in Settings, then you can turn them on here.",
+        );
+      }
+      // one browser, one method: saved again, its keys, name and rules are replaced
       id = existing.id;
       await trx
         .updateTable('notification_methods')

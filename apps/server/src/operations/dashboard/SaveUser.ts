@@ -23,6 +23,7 @@ import { dashboardResolver } from '../../pairql/resolver.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
 import { isAlreadyCreated, ownedChild, selectableKeychains } from '../ownership.ts';
+import { asksForWhatIsStored, createdWithOtherContent, type StoredAs } from '../repeated-create.ts';
 
 const MAX_NAME = 100;
 const MAX_BLOCKED_APP_IDENTIFIER = 255;
@@ -32,6 +33,17 @@ const MAX_FREQUENCY_SECONDS = 24 * 60 * 60;
 // server-behaviour §3.1 and wire-contract §3.6 (client-chosen id; issue 20: a create sent again
 // with the id of the parent's own child is answered as done, the child as the first save left it). Everything is checked before
 // the one transaction that writes the child, its keychain assignments and its blocked apps.
+/** What a repeated create of a child must ask for again to be the same create (issue 31). */
+const CHILD_COLUMNS: Record<string, StoredAs> = {
+  name: 'text',
+  keylogging_enabled: 'bool',
+  screenshots_enabled: 'bool',
+  screenshots_resolution: 'number',
+  screenshots_frequency: 'number',
+  show_suspension_activity: 'bool',
+  downtime: 'json',
+};
+
 export default dashboardResolver('SaveUser', async (input, ctx) => {
   const name = validName(input.name);
   validateMonitoring(input);
@@ -70,6 +82,15 @@ export default dashboardResolver('SaveUser', async (input, ctx) => {
         .where('id', '=', input.id)
         .executeTakeFirst();
       if (taken && (await isAlreadyCreated(() => ownedChild(trx, ctx.parentId, input.id)))) {
+        // issue 31: the same create sent again, or another create on a taken id
+        const stored = await trx
+          .selectFrom('children')
+          .selectAll()
+          .where('id', '=', input.id)
+          .executeTakeFirstOrThrow();
+        if (!asksForWhatIsStored(stored, settings, CHILD_COLUMNS)) {
+          throw createdWithOtherContent('Child', input.id);
+        }
         return true;
       }
       if (taken) {

@@ -82,12 +82,7 @@ export function ScheduleEditor({
                   checked={isChecked}
                   aria-label={capitalise(day)}
                   aria-disabled={isLastDay || undefined}
-                  onChange={(event) => {
-                    // the box shows the schedule, not the click: the last day refuses to go, and
-                    // Preact (apps/web/README.md) would leave a refused box unchecked
-                    event.currentTarget.checked = isChecked;
-                    onDayToggle(day);
-                  }}
+                  onChange={() => onDayToggle(day)}
                 />
                 <span aria-hidden="true">{dayShortNames[day]}</span>
               </label>

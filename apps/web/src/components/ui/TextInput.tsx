@@ -52,8 +52,8 @@ export function TextInput({
     const input = event.target;
     const next = input.value;
     if (isPositiveInteger && !acceptsPositiveIntegerInput(next)) {
-      // Refused: the field goes back to what the state holds, the caret where it was. Preact
-      // (apps/web/README.md) does not put a controlled value back by itself when nothing changed.
+      // Refused: the field goes back to what the state holds, with the caret where the parent was
+      // typing (React would put the value back too, but with the caret at the end).
       const caret = (input.selectionStart ?? next.length) - (next.length - value.length);
       input.value = value;
       input.setSelectionRange(caret, caret);

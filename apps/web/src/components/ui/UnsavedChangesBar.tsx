@@ -43,7 +43,7 @@ export function UnsavedChangesBar({
     >
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
         {isChanged ? (
-          <p key="changed" className="text-sm font-medium text-slate-900">
+          <p className="text-sm font-medium text-slate-900">
             <span
               className="mr-2 inline-block h-2 w-2 rounded-full bg-amber-500 align-middle"
               aria-hidden="true"
@@ -51,10 +51,9 @@ export function UnsavedChangesBar({
             You have unsaved changes
           </p>
         ) : (
-          <div key="start">{start}</div>
+          <div>{start}</div>
         )}
-        {/* keyed, so that the row's first item changing kind never rebuilds the buttons */}
-        <div key="actions" className="flex flex-wrap justify-end gap-3">
+        <div className="flex flex-wrap justify-end gap-3">
           {isChanged && (
             <Button variant="secondary" onClick={onCancel} disabled={isSaving}>
               Cancel

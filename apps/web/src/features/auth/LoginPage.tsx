@@ -9,7 +9,7 @@ import { EmailInput } from './EmailInput';
 import { errorMessage } from '../../lib/errors';
 import { safeRedirectPath } from '../../lib/redirect';
 import { useSession } from '../../lib/session-context';
-import { isPasskeySupported, signInWithPasskey } from '../../lib/passkeys';
+import { signInWithPasskey, usePasskeySupport } from '../../lib/passkeys';
 import { useLogin, useRequestMagicLink } from './api';
 import { Alert, AuthLayout, linkClasses } from './AuthLayout';
 import { SecondFactorStep } from './SecondFactorStep';
@@ -47,6 +47,7 @@ export default function LoginPage() {
     methods: SecondFactorMethod[];
   } | null>(null);
   const [isPasskeyOngoing, setIsPasskeyOngoing] = useState(false);
+  const isPasskeySupported = usePasskeySupport();
 
   const redirect = params.get('redirect');
   const isAfterReset = params.has('reset');
@@ -167,7 +168,7 @@ export default function LoginPage() {
       <p className="mt-2 text-center text-xs text-slate-500">
         We'll email you a link that logs you in without a password.
       </p>
-      {isPasskeySupported() && (
+      {isPasskeySupported && (
         <Button
           variant="ghost"
           fullWidth

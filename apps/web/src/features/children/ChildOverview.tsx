@@ -15,7 +15,7 @@ import { useChildActivitySummaries } from '../activity/api';
 import { useFamilyDevices } from '../devices/api';
 import { DeviceCard } from '../devices/DeviceCard';
 import { groupDevices } from '../devices/devices';
-import { inboxItemsOf, useInbox } from '../inbox/api';
+import { inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
 import { NeedsYou } from '../inbox/NeedsYou';
 
 // Issue 20: the child's page leads with how the child is doing (what they ask for, their devices
@@ -48,6 +48,7 @@ export function ChildOverview({
       {asks && (
         <NeedsYou
           items={asks}
+          more={inboxMoreOf(inbox.data).filter((entry) => entry.childId === child.id)}
           now={now}
           title={`${child.name} is asking`}
           description="Waiting for your answer."

@@ -5,9 +5,10 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
 import { useState } from 'react';
+import { useRenderTime } from '../../lib/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
-import { inboxItemsOf, useInbox } from '../inbox/api';
+import { inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
 import { HOME_INBOX_ITEMS } from '../inbox/inbox';
 import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
@@ -20,7 +21,9 @@ import { SetupDashboard } from './SetupDashboard';
  * The spec's three situations: the first child has no computer yet (setup), children with
  * computers (overview), no children (welcome). One call, DashboardWidgets, feeds all three.
  */
-export default function DashboardPage({ now = new Date() }: { now?: Date }) {
+export default function DashboardPage({ now: nowProp }: { now?: Date }) {
+  const renderTime = useRenderTime();
+  const now = nowProp ?? renderTime;
   const widgets = useDashboardWidgets();
   const devices = useFamilyDevices();
   const inbox = useInbox();
@@ -37,7 +40,13 @@ export default function DashboardPage({ now = new Date() }: { now?: Date }) {
   if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
   const inboxItems = inboxItemsOf(inbox.data);
   const needsYou = inboxItems && (
-    <NeedsYou items={inboxItems} now={now} limit={HOME_INBOX_ITEMS} hideWhenEmpty />
+    <NeedsYou
+      items={inboxItems}
+      more={inboxMoreOf(inbox.data)}
+      now={now}
+      limit={HOME_INBOX_ITEMS}
+      hideWhenEmpty
+    />
   );
   return (
     <>

@@ -1,3 +1,4 @@
+import { useFirstRender } from '../../lib/first-render';
 import { Fragment, type ReactNode } from 'react';
 
 // Announcement text is written by the operator (`npm run announce`) as a little HTML. It is never
@@ -44,6 +45,8 @@ function toNodes(nodes: NodeListOf<ChildNode> | ChildNode[], keyPrefix: string):
 }
 
 export function AnnouncementText({ html }: { html: string }) {
+  // parsed by the browser only: a page rendered on the server shows it once hydrated (issue 30)
+  if (useFirstRender()) return null;
   const document = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
   return <>{toNodes(document.body.childNodes, 'a')}</>;
 }

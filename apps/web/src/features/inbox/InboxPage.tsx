@@ -1,7 +1,7 @@
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
-import { useInbox } from './api';
+import { inboxMoreOf, useInbox } from './api';
 import { NeedsYou } from './NeedsYou';
 
 /** `/inbox`: everything that waits for the parent, from every child and device (issue 20). */
@@ -16,6 +16,7 @@ export default function InboxPage({ now }: { now?: Date }) {
     <div className="max-w-3xl">
       <NeedsYou
         items={inbox.data.items}
+        more={inboxMoreOf(inbox.data)}
         now={now ?? new Date()}
         headingLevel={1}
         description="Unlock and suspension requests from your children's computers, iPhones and iPads, newest first. Suspension requests expire after 2 hours."

@@ -12,14 +12,19 @@ import { DEVICE_KIND_ICONS } from '../devices/kind-icons';
 import { SuspensionDecisionForm } from '../suspension/SuspensionDecisionForm';
 import {
   groupByChild,
+  type InboxMore,
   inboxPreview,
   inboxViewReducer,
   initialInboxView,
+  notListedOf,
+  notListedText,
   waitingItems,
 } from './inbox';
 
 type NeedsYouProps = {
   items: readonly InboxItem[];
+  /** per child, the waiting requests the server counted but did not list (issue 31) */
+  more?: InboxMore;
   now: Date;
   /** show at most this many (home), with 'And N more' and a link to the inbox page */
   limit?: number;
@@ -39,6 +44,7 @@ type NeedsYouProps = {
  */
 export function NeedsYou({
   items,
+  more = [],
   now,
   limit,
   hideWhenEmpty = false,
@@ -54,8 +60,12 @@ export function NeedsYou({
 
   const waiting = waitingItems(items, view);
   if (waiting.length === 0 && hideWhenEmpty && !view.hasDecided) return null;
-  const { shown, numMore } =
+  const { shown, numMore: notShownHere } =
     limit === undefined ? { shown: waiting, numMore: 0 } : inboxPreview(waiting, limit);
+  const notListed = more.reduce((sum, entry) => sum + entry.count, 0);
+  const numWaiting = waiting.length + notListed;
+  // the home page counts everything it leaves out; the full lists say it per child
+  const numMore = limit === undefined ? 0 : notShownHere + notListed;
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
 
   return (
@@ -71,9 +81,9 @@ export function NeedsYou({
             }
           >
             {title}
-            {waiting.length > 0 && (
+            {numWaiting > 0 && (
               <span className="ml-2 inline-flex min-w-6 items-center justify-center rounded-full bg-fuchsia-700 px-2 py-0.5 align-middle text-xs font-bold text-white">
-                {waiting.length}
+                {numWaiting}
               </span>
             )}
           </Heading>
@@ -116,6 +126,17 @@ export function NeedsYou({
                     </li>
                   ))}
                 </ul>
+                {limit === undefined && notListedOf(more, group.childId) > 0 && (
+                  <p className="mt-2 text-sm text-slate-500">
+                    And {notListedText(more, group.childId)} more from {group.childName}.{' '}
+                    <Link
+                      to={`/children/${group.childId}/unlock-requests`}
+                      className="font-semibold text-violet-700 hover:underline"
+                    >
+                      See all of {group.childName}'s requests
+                    </Link>
+                  </p>
+                )}
               </div>
             ))}
             {numMore > 0 && (

@@ -26,10 +26,10 @@ const ALL: InboxItem[] = [
 ];
 
 /** A family with requests waiting; deciding one removes it from the next answers. */
-function serve(initial: InboxItem[] = ALL) {
+function serve(initial: InboxItem[] = ALL, more?: unknown) {
   let items = initial;
   const calls = fakeServer((op, body) => {
-    if (op === 'GetInbox') return { body: { items } };
+    if (op === 'GetInbox') return { body: more === undefined ? { items } : { items, more } };
     if (op === 'DashboardWidgets') return { body: widgetsOf() };
     if (op === 'GetFamilyDevices' || op === 'IOSDevices') return { body: [] };
     if (op === 'DecideFilterSuspensionRequest') {
@@ -170,5 +170,35 @@ describe('/inbox', () => {
     expect(
       await screen.findByText('All caught up! No requests are waiting for you.'),
     ).toBeInTheDocument();
+  });
+
+  test('a child the server lists only a page of: "And N more from Emma" (issue 31)', async () => {
+    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 39_975 }]);
+    renderApp('/inbox');
+    const heading = await screen.findByRole('heading', { level: 1, name: /^Needs you/ });
+    const section = heading.closest('section') as HTMLElement;
+    expect(heading).toHaveTextContent('39978');
+    expect(section).toHaveTextContent('And 39975 more from Emma.');
+    expect(
+      within(section).getByRole('link', { name: "See all of Emma's requests" }),
+    ).toHaveAttribute('href', `/children/${EMMA_ID}/unlock-requests`);
+    await waitFor(() => expect(document.title).toBe('(39978) Keyward'));
+  });
+});
+
+describe('home with requests the server only counted (issue 31)', () => {
+  test('a count the server stopped: "at least"', async () => {
+    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 1975, isAtLeast: true }]);
+    renderApp('/inbox');
+    const heading = await screen.findByRole('heading', { level: 1, name: /^Needs you/ });
+    expect(heading.closest('section')).toHaveTextContent('And at least 1975 more from Emma.');
+  });
+
+  test('"And N more" counts them too', async () => {
+    serve(ALL, [{ childId: EMMA_ID, childName: 'Emma', count: 10 }]);
+    renderApp('/');
+    const section = await needsYou();
+    expect(within(section).getAllByRole('article')).toHaveLength(3);
+    expect(section).toHaveTextContent('And 10 more.');
   });
 });

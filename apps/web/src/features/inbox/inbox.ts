@@ -35,6 +35,32 @@ export function inboxPreview(
   return { shown: sorted.slice(0, count), numMore: Math.max(0, sorted.length - count) };
 }
 
+/** Issue 31: per child, how many waiting requests the server counted but did not list. */
+export type InboxMore = readonly {
+  childId: string;
+  childName: string;
+  count: number;
+  /** the server stopped counting: there may be more */
+  isAtLeast?: true;
+}[];
+
+/** Everything that waits: the listed items and the ones only counted. */
+export function waitingCount(items: readonly InboxItem[], more: InboxMore = []): number {
+  return more.reduce((sum, entry) => sum + entry.count, items.length);
+}
+
+/** How many of the child's waiting requests are not listed (0 when every one is). */
+export function notListedOf(more: InboxMore, childId: string): number {
+  return more.find((entry) => entry.childId === childId)?.count ?? 0;
+}
+
+/** "39975", or "at least 1975" when the server stopped counting. */
+export function notListedText(more: InboxMore, childId: string): string {
+  const entry = more.find((candidate) => candidate.childId === childId);
+  if (!entry) return '0';
+  return entry.isAtLeast ? `at least ${entry.count}` : String(entry.count);
+}
+
 /** `(3) Keyward`: the tab title counts what waits, so a background tab shows it. */
 export function titleWithCount(count: number, base = 'Keyward'): string {
   return count > 0 ? `(${count}) ${base}` : base;

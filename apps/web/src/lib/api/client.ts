@@ -9,7 +9,7 @@ import { isPqlError, NETWORK_ERROR_MESSAGE, toPqlError } from '../errors';
 import { getSession } from '../session';
 import { CLIENT_ERROR_IDS, PUBLIC_DASHBOARD_OPERATIONS } from '@keyward/contract/constants';
 
-function apiEndpoint(): string {
+export function apiEndpoint(): string {
   return import.meta.env.VITE_API_ENDPOINT ?? '';
 }
 

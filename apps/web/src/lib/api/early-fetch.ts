@@ -1,5 +1,6 @@
 import type { DashboardOperation, DashboardOutput } from '@keyward/contract/dashboard';
 import type { Result } from '@keyward/contract/errors';
+import type { PageRender } from '@keyward/contract/page-render';
 import type { QueryClient } from '@tanstack/react-query';
 import { atMost } from '../at-most';
 import { getSession } from '../session';
@@ -72,6 +73,27 @@ export function startEarlyCalls(operations: readonly VoidOperation[]): void {
 /** The operations started early and not yet handed over (tests, the bench's checks). */
 export function pendingEarlyCalls(): DashboardOperation[] {
   return [...calls.keys()];
+}
+
+/**
+ * Issue 30: the answers a page rendered on the server was rendered with, put in react-query's cache
+ * so that the first render (hydrating that HTML) shows them. They count as read when the page
+ * arrived (now: the browser's clock, whatever the server's says), and while they are the only
+ * answers and fresh, the pages do not ask again at once.
+ */
+export function adoptRenderedAnswers(
+  queryClient: QueryClient,
+  render: Pick<PageRender, 'answers'> | null,
+  receivedAt = Date.now(),
+): void {
+  if (!render) return;
+  for (const [op, answer] of Object.entries(render.answers)) {
+    queryClient.setQueryDefaults(['dashboard', op], {
+      refetchOnMount: (query) =>
+        query.state.dataUpdateCount > 1 || Date.now() - receivedAt > MAX_AGE_MS,
+    });
+    queryClient.setQueryData(['dashboard', op], answer, { updatedAt: receivedAt });
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { alsoAskOnlineManager } from '../online';
-import { adoptEarlyCalls } from './early-fetch';
+import { takenPageRender } from '../page-render';
+import { adoptEarlyCalls, adoptRenderedAnswers } from './early-fetch';
 
 alsoAskOnlineManager(() => onlineManager.isOnline());
 
@@ -26,3 +27,5 @@ export const queryClient = createQueryClient();
 
 // issue 21: the first page's reads, started with the app (lib/api/early-fetch.ts)
 adoptEarlyCalls(queryClient);
+// issue 30: or the answers the server rendered the page with
+adoptRenderedAnswers(queryClient, takenPageRender());
