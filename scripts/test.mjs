@@ -2,6 +2,7 @@
 // Runs every test suite of the repository one after another and prints one total.
 //
 //   node scripts/test.mjs                       all suites
+//   node scripts/test.mjs --quick               lint, typecheck and the unit suites (the edit loop)
 //   node scripts/test.mjs --only lint,domain    some suites
 //   node scripts/test.mjs --postgres <url>      only the server suite, on PostgreSQL
 //   node scripts/test.mjs --results <file>      also append per-suite counts (JSON lines)
@@ -12,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -37,12 +39,16 @@ const suites = [
   { name: 'e2e', run: runE2e },
 ];
 
+/** `--quick`: what a one-line change should pass before the long suites run. */
+const QUICK = ['lint', 'typecheck', 'contract', 'domain'];
+
 const CHROMIUM_HINT =
   'The end-to-end tests need Chromium. Install it with: sudo apt-get install -y chromium';
 
 const options = parseArgs(process.argv.slice(2));
 const reportDir = mkdtempSync(join(tmpdir(), 'keyward-test-'));
 const results = [];
+const runStarted = Date.now();
 let stopMessage = '';
 
 try {
@@ -80,6 +86,7 @@ process.exit(totalFailed > 0 ? 1 : 0);
 
 function parseArgs(args) {
   const parsed = { only: undefined, postgres: undefined, results: undefined };
+  let quick = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const value = () => {
@@ -93,8 +100,13 @@ function parseArgs(args) {
     else if (arg.startsWith('--postgres=')) parsed.postgres = arg.slice(11);
     else if (arg === '--results') parsed.results = value();
     else if (arg.startsWith('--results=')) parsed.results = arg.slice(10);
+    else if (arg === '--quick') quick = true;
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown option ${arg}`);
+  }
+  if (quick) {
+    if (parsed.only || parsed.postgres) usage('--quick goes without --only and --postgres');
+    parsed.only = QUICK;
   }
   const known = suites.map((s) => s.name);
   const unknown = (parsed.only ?? []).filter((name) => !known.includes(name));
@@ -105,7 +117,7 @@ function parseArgs(args) {
 function usage(problem) {
   if (problem) console.error(`scripts/test.mjs: ${problem}`);
   console.error(
-    'usage: node scripts/test.mjs [--only lint,contract,domain,server,web,device-sim,\n' +
+    'usage: node scripts/test.mjs [--quick | --only lint,contract,domain,server,web,device-sim,\n' +
       '                             browser-filter,e2e]\n' +
       '                             [--postgres <database url>] [--results <file>]',
   );
@@ -140,6 +152,26 @@ function run(command, args, { cwd = root, env = {} } = {}) {
   });
 }
 
+/** Runs a command with its output collected (stdout and stderr together); resolves at exit. */
+function runCaptured(command, args, { cwd = root, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', (error) =>
+      resolve({ code: 127, output: `could not start ${command}: ${error.message}` }),
+    );
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : 1), output: Buffer.concat(chunks).toString('utf8') }),
+    );
+  });
+}
+
 function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
@@ -150,28 +182,54 @@ function readJson(path) {
 
 // --- lint -------------------------------------------------------------------------------------
 
+/** `biome ci .` and the import structure (scripts/imports.mjs --check): one test each. */
 async function runLint() {
   const colors = process.stdout.isTTY ? [] : ['--colors=off'];
-  const code = await run(bin('biome'), ['ci', ...colors, '.']);
-  return code === 0 ? passedCount(1) : failed('biome ci reported problems');
+  const problems = [];
+  if ((await run(bin('biome'), ['ci', ...colors, '.'])) !== 0)
+    problems.push('biome ci reported problems');
+  if ((await run(process.execPath, [join(root, 'scripts/imports.mjs'), '--check'])) !== 0) {
+    problems.push('an import circle, or imports running back up (scripts/imports.mjs)');
+  }
+  return {
+    passed: 2 - problems.length,
+    failed: problems.length,
+    skipped: false,
+    note: problems.join('; '),
+  };
 }
 
-/** `tsc --noEmit` in every workspace: one test per workspace. */
+/**
+ * `tsc --noEmit` in every workspace, two at a time: one test per workspace. Each keeps its
+ * incremental state in node_modules/.cache/keyward-tsc, so a second run checks what changed.
+ */
 async function runTypecheck() {
   const workspaces = [
-    'packages/contract',
-    'packages/domain',
-    'apps/server',
     'apps/web',
-    'apps/browser-filter',
-    'tools/device-sim',
+    'apps/server',
     'e2e',
+    'tools/device-sim',
+    'apps/browser-filter',
+    'packages/domain',
+    'packages/contract',
   ];
+  const cache = join(root, 'node_modules/.cache/keyward-tsc');
+  mkdirSync(cache, { recursive: true });
   const failedOnes = [];
-  for (const workspace of workspaces) {
-    const code = await run(bin('tsc'), ['-p', join(root, workspace), '--noEmit']);
+  await inPool(workspaces, 2, async (workspace) => {
+    const buildInfo = join(cache, `${workspace.replaceAll('/', '-')}.tsbuildinfo`);
+    const { code, output } = await runCaptured(bin('tsc'), [
+      '-p',
+      join(root, workspace),
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      buildInfo,
+    ]);
+    console.log(`tsc ${workspace}: ${code === 0 ? 'no type errors' : 'type errors'}`);
+    if (output.trim()) console.log(output.trimEnd());
     if (code !== 0) failedOnes.push(workspace);
-  }
+  });
   const passed = workspaces.length - failedOnes.length;
   return failedOnes.length === 0
     ? passedCount(passed)
@@ -179,8 +237,17 @@ async function runTypecheck() {
         passed,
         failed: failedOnes.length,
         skipped: false,
-        note: `type errors in ${failedOnes.join(', ')}`,
+        note: `type errors in ${failedOnes.sort().join(', ')}`,
       };
+}
+
+/** Runs `task` for every item, at most `limit` at once. */
+async function inPool(items, limit, task) {
+  const queue = [...items];
+  const lane = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 // --- vitest workspaces ------------------------------------------------------------------------
@@ -333,11 +400,19 @@ function printSummary() {
     const counts = r.skipped ? 'skipped' : `${r.passed} passed, ${r.failed} failed`;
     const note = r.note ? `  (${r.note})` : '';
     const mark = r.failed ? '✗' : r.skipped ? '-' : '✓';
-    console.log(`${mark} ${r.suite.padEnd(width)}  ${counts}  ${r.seconds}s${note}`);
+    console.log(`${mark} ${r.suite.padEnd(width)}  ${counts}  ${formatSeconds(r.seconds)}${note}`);
     for (const name of r.failedTests ?? []) console.log(`    ✗ ${name}`);
   }
   if (stopMessage) console.log(`\n${stopMessage}`);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failedTotal = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log(`all in ${formatSeconds(Math.round((Date.now() - runStarted) / 1000))}`);
   console.log(`${passed} passed, ${failedTotal} failed`);
+}
+
+/** 75 → `1m15s`, 9 → `9s`. */
+function formatSeconds(seconds) {
+  return seconds >= 60
+    ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`
+    : `${seconds}s`;
 }

@@ -1,13 +1,21 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { type DnsConfig, DnsConfigError, parseDnsConfig } from './dns/dns-config.ts';
-import { type IosAppSettings, parseIosAppSettings } from './ios/settings.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NOTIFICATION_GROUP_SECONDS } from './services/rate-limit.ts';
+import { isUuid } from '@keyward/domain/uuid';
 
 // Configuration is read and validated once, at start-up. A bad value stops start-up with a
-// message naming the variable (ConfigError).
+// message naming the variable (ConfigError). This file is the ground floor with db/: it imports
+// nothing of the server's own; the defaults and parsers it needs live here (README, layout).
+
+/**
+ * Issue 19: a child's requests (and a child's security events) within this many seconds are one
+ * parent notification, sent when the window ends ("Emma sent 6 unlock requests"); windows start on
+ * whole minutes. The first request waits at most this long before its parent hears of it.
+ * NOTIFICATION_GROUP_SECONDS overrides it (e2e tests use a short one).
+ */
+export const NOTIFICATION_GROUP_SECONDS = 60;
 
 export type Mode = 'production' | 'staging' | 'development' | 'test';
 export type ReleaseChannelName = 'stable' | 'beta' | 'canary';
@@ -34,7 +42,7 @@ export interface Config {
    * data-export downloads, the billing simulator's pages), never the dashboard's origin.
    */
   publicUrl: string;
-  /** the iOS app's unauthenticated settings (ios/settings.ts) */
+  /** the iOS app's unauthenticated settings (parseIosAppSettings below; used by ios/settings.ts) */
   iosApp: IosAppSettings;
   smtpUrl: string | undefined;
   /** Twilio-compatible SMS REST API; undefined → texts go to DATA_DIR/outbox. */
@@ -547,4 +555,49 @@ export function loadConfig(env: Env = process.env): Config {
       canary: parseVersion('RELEASE_CANARY', optional(env, 'RELEASE_CANARY')),
     },
   };
+}
+
+// Operator settings of the iOS app's unauthenticated operations, read with the rest of the
+// configuration (a bad value is a ConfigError naming the variable):
+//   IOS_RECOVERY_RETRY_VENDOR_IDS  comma-separated vendor ids (or `*` for every device) told to
+//                                  retry when they ask RecoveryDirective; default none
+//   IOS_CONNECT_ACCOUNT_ENABLED    1/true: ConnectAccountFeatureFlag offers connecting a parent
+//                                  account; default off
+
+export interface IosAppSettings {
+  /** `'*'`: every device; else the lowercase vendor ids. */
+  recoveryRetry: '*' | ReadonlySet<string>;
+  connectAccountEnabled: boolean;
+}
+
+export function parseIosAppSettings(env: Env): IosAppSettings {
+  return {
+    recoveryRetry: parseVendorIds(env.IOS_RECOVERY_RETRY_VENDOR_IDS?.trim() ?? ''),
+    connectAccountEnabled: parseIosFlag(
+      'IOS_CONNECT_ACCOUNT_ENABLED',
+      env.IOS_CONNECT_ACCOUNT_ENABLED?.trim() ?? '',
+    ),
+  };
+}
+
+function parseVendorIds(raw: string): '*' | ReadonlySet<string> {
+  if (raw === '*') return '*';
+  const ids = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bad = ids.find((id) => !isUuid(id));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      'IOS_RECOVERY_RETRY_VENDOR_IDS',
+      `must be * or comma-separated UUIDs, got "${bad}"`,
+    );
+  }
+  return new Set(ids.map((id) => id.toLowerCase()));
+}
+
+function parseIosFlag(name: string, raw: string): boolean {
+  if (raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (raw === '1' || raw.toLowerCase() === 'true') return true;
+  throw new ConfigError(name, `must be 1, true, 0 or false, got "${raw}"`);
 }

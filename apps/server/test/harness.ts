@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createDatabase, type Db, dialectOf, migrateToLatest } from '../src/db/database.ts';
 import { FakeClock } from '../src/services/clock.ts';
 import type { Mailer, OutgoingEmail } from '../src/services/mail.ts';
+import type { TemplateDatabase } from './template-database.ts';
 
 // Integration-test harness: a real server (app.inject) on a real, fresh database.
 // SQLite: a temp file per server. TEST_DATABASE_URL=postgres://… : a fresh database
 // `kw_<random>` on that server per test server, dropped in close().
+// The fresh database is a copy of the run's migrated template (template-database.ts, the vitest
+// global set-up) when there is one; migrateToLatest then finds nothing left to do. Without one
+// (a vitest config without that set-up), each server migrates its own database.
 
 export interface CallOptions {
   /** X-AdminToken (dashboard), X-UserToken (macos-app), X-DeviceToken (ios-app), X-BrowserToken */
@@ -63,11 +68,21 @@ export function uniqueEmail(prefix = 'parent'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 }
 
-export async function createPostgresDatabase(baseUrl: string) {
+/** The migrated template of this run, when the vitest config's global set-up made one. */
+function templateDatabase(): TemplateDatabase | undefined {
+  try {
+    return inject('templateDatabase');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh database on that server (a copy of `template` when given), dropped by `drop()`. */
+export async function createPostgresDatabase(baseUrl: string, template?: string) {
   const name = `kw_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -85,8 +100,12 @@ export async function createPostgresDatabase(baseUrl: string) {
 export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keyward-test-'));
   const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+  const template = templateDatabase();
   const postgres = testDatabaseUrl?.startsWith('postgres')
-    ? await createPostgresDatabase(testDatabaseUrl)
+    ? await createPostgresDatabase(
+        testDatabaseUrl,
+        template && 'postgresDatabase' in template ? template.postgresDatabase : undefined,
+      )
     : undefined;
 
   const config = loadConfig({
@@ -100,6 +119,17 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
+  // A server of its own on SQLite starts from a copy of the migrated template; one given an
+  // existing database (a restored backup, a second server on the same DATA_DIR) keeps it.
+  if (
+    !config.databaseUrl &&
+    template &&
+    'sqliteFile' in template &&
+    !existsSync(config.sqliteFile)
+  ) {
+    mkdirSync(path.dirname(config.sqliteFile), { recursive: true });
+    copyFileSync(template.sqliteFile, config.sqliteFile);
+  }
   const db = createDatabase(config);
   await migrateToLatest(db, dialectOf(config));
 

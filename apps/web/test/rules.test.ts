@@ -2,7 +2,7 @@ import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
 import type { PqlError } from '@keyward/contract/errors';
 import { describe, expect, test } from 'vitest';
 import { isSidebarLinkActive, sidebarLinks, sidebarLinksFor } from '../src/app/sidebar-links';
-import { isMobileWidth } from '../src/app/useIsMobile';
+import { isMobileWidth } from '../src/lib/useIsMobile';
 import { keepsLastAnswer } from '../src/lib/api/hooks';
 import { queryRetryDelay, shouldRetryQuery } from '../src/lib/api/retry';
 import {

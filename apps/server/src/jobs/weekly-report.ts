@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import { CATALOGUE_PARENT_ID } from '../db/migrations/0003_public_keychains.ts';
 import { addMs, DAY, toDbBool, toDbTime } from '../db/values.ts';
 import type { EmailService } from '../services/mail.ts';
+import type { ChildWeek } from '../services/mail-templates.ts';
 import { safeEqual, type TokenService } from '../services/tokens.ts';
 import { claimJobRun, finishJobRun, releaseJobRun } from './claim.ts';
 
@@ -77,17 +78,8 @@ export function unsubscribeUrl(
   return `${deps.config.publicUrl}/weekly-report/unsubscribe?family=${parentId}&signature=${signature}`;
 }
 
-export interface ChildWeek {
-  name: string;
-  unlockRequests: number;
-  pendingUnlockRequests: number;
-  suspensionRequests: number;
-  activityToReview: number;
-  flaggedItems: number;
-  /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
-  alerts: number;
-  securityEvents: number;
-}
+// ChildWeek (what each child did) is the weekly-report email's input: it lives with the template.
+export type { ChildWeek };
 
 /** What each child did in the 7 days before `now`. */
 export async function familyWeek(db: Db, parentId: string, now: Date): Promise<ChildWeek[]> {

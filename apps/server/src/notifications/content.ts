@@ -1,10 +1,54 @@
 import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { durationInWords } from '../services/mail-templates.ts';
-import type { ParentNotification } from './dispatch.ts';
 
 // The words and links of parent notifications (server-behaviour §6.2). Emails render these facts
 // through the notify-* templates; texts and Slack messages use `plainText`.
+
+/** What a trigger tells the parent (notifyParent in dispatch.ts sends it). */
+export type ParentNotification =
+  | {
+      trigger: 'unlockRequestSubmitted';
+      parentId: string;
+      childId: string;
+      childName: string;
+      /** Ids of the unlock requests of one batch (one notification per batch). */
+      requestIds: string[];
+    }
+  | {
+      trigger: 'suspendFilterRequestSubmitted';
+      parentId: string;
+      childId: string;
+      childName: string;
+      requestId: string;
+      durationSeconds: number;
+      comment: string | null;
+      /** Dashboard path overriding the Mac default (iOS: `/ios-devices/{deviceId}`). */
+      path?: string;
+      /** Requests this notification stands for (absent: 1); the fields above are the latest's. */
+      count?: number;
+    }
+  | {
+      trigger: 'adminChildSecurityEvent';
+      parentId: string;
+      childId: string;
+      childName: string;
+      event: string;
+      detail: string | null;
+      /** Events this notification stands for (absent: 1); event and detail are the latest's. */
+      count?: number;
+    }
+  | {
+      // issue 24: typed lines that matched the child's alert words (grouped per window)
+      trigger: 'activityAlert';
+      parentId: string;
+      childId: string;
+      childName: string;
+      /** Alerted lines this notification stands for. */
+      count: number;
+      /** Their categories, most serious first (alert-categories order). */
+      categories: string[];
+    };
 
 /** Shown at most in one message; the link leads to the full list. */
 export const MAX_LISTED_TARGETS = 5;

@@ -3,17 +3,17 @@ import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
-import type { RequestContext } from '../pairql/context.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
   MAX_LISTED_TARGETS,
   type NotificationFacts,
   notificationUrl,
+  type ParentNotification,
   plainText,
 } from './content.ts';
 import type { FallbackParagraph } from '../services/mail-templates.ts';
 import { decryptSlackToken, type StoredMethodConfig } from './method-config.ts';
-import { sendPush } from './push-delivery.ts';
+import { type NotifyContext, sendPush } from './push-delivery.ts';
 
 // Parent notifications (server-behaviour §6). The single entry point that triggers call AFTER their
 // transaction has committed. It never throws: each rule is sent independently, a failing channel is
@@ -36,54 +36,9 @@ import { sendPush } from './push-delivery.ts';
 // the fallback email counts as one method of the family); beyond it the message is left out and
 // logged, and the dashboard still lists everything.
 
-export type ParentNotification =
-  | {
-      trigger: 'unlockRequestSubmitted';
-      parentId: string;
-      childId: string;
-      childName: string;
-      /** Ids of the unlock requests of one batch (one notification per batch). */
-      requestIds: string[];
-    }
-  | {
-      trigger: 'suspendFilterRequestSubmitted';
-      parentId: string;
-      childId: string;
-      childName: string;
-      requestId: string;
-      durationSeconds: number;
-      comment: string | null;
-      /** Dashboard path overriding the Mac default (iOS: `/ios-devices/{deviceId}`). */
-      path?: string;
-      /** Requests this notification stands for (absent: 1); the fields above are the latest's. */
-      count?: number;
-    }
-  | {
-      trigger: 'adminChildSecurityEvent';
-      parentId: string;
-      childId: string;
-      childName: string;
-      event: string;
-      detail: string | null;
-      /** Events this notification stands for (absent: 1); event and detail are the latest's. */
-      count?: number;
-    }
-  | {
-      // issue 24: typed lines that matched the child's alert words (grouped per window)
-      trigger: 'activityAlert';
-      parentId: string;
-      childId: string;
-      childName: string;
-      /** Alerted lines this notification stands for. */
-      count: number;
-      /** Their categories, most serious first (alert-categories order). */
-      categories: string[];
-    };
-
-export type NotifyContext = Pick<
-  RequestContext,
-  'db' | 'config' | 'clock' | 'services' | 'log' | 'dashboardUrl'
->;
+// What to say (content.ts) → whom to tell (this file) → how to deliver (push-delivery.ts): the
+// notification itself is defined with its words, the context it is sent with by its delivery.
+export type { NotifyContext, ParentNotification };
 
 export async function notifyParent(
   ctx: NotifyContext,

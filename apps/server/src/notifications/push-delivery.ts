@@ -1,10 +1,10 @@
 import { PUSH_DECIDE_PATH, PushSuspensionAction, type PushMessage } from '@keyward/contract/push';
 import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary } from '@keyward/domain/security-events';
+import type { RequestContext } from '../pairql/context.ts';
 import { durationInWords } from '../services/mail-templates.ts';
 import { pushTopic } from '../services/web-push.ts';
 import type { NotificationFacts } from './content.ts';
-import type { NotifyContext } from './dispatch.ts';
 import { decryptPushSubscription, type StoredPushConfig } from './method-config.ts';
 import { mintActionToken, SUSPENSION_ACTIONS } from './push-actions.ts';
 
@@ -16,6 +16,12 @@ import { mintActionToken, SUSPENSION_ACTIONS } from './push-actions.ts';
 // and their action token (push-actions.ts).
 
 const HOUR_SECONDS = 60 * 60;
+
+/** What sending a notification needs of the request (dispatch.ts passes it on). */
+export type NotifyContext = Pick<
+  RequestContext,
+  'db' | 'config' | 'clock' | 'services' | 'log' | 'dashboardUrl'
+>;
 
 /** The message's words and page, without the action token. */
 export function pushMessage(facts: NotificationFacts): PushMessage {

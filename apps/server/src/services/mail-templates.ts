@@ -5,6 +5,19 @@ import { randomBytes } from 'node:crypto';
 // adds the " [ref:xxxxx]" subject suffix. To add a template: add its params to `TemplateParams`
 // and its function to `templates` — TypeScript then checks every caller.
 
+/** One child's week in the weekly report (jobs/weekly-report.ts counts it). */
+export interface ChildWeek {
+  name: string;
+  unlockRequests: number;
+  pendingUnlockRequests: number;
+  suspensionRequests: number;
+  activityToReview: number;
+  flaggedItems: number;
+  /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
+  alerts: number;
+  securityEvents: number;
+}
+
 export interface TemplateParams {
   'initial-signup': { url: string };
   'magic-link': { url: string };
@@ -71,7 +84,7 @@ export interface TemplateParams {
   'passkey-removed': { name: string; settingsUrl: string };
   /** Issue 23: the weekly report, per child; `unsubscribeUrl` stops it in one click. */
   'weekly-report': {
-    children: import('../jobs/weekly-report.ts').ChildWeek[];
+    children: ChildWeek[];
     url: string;
     unsubscribeUrl: string;
   };

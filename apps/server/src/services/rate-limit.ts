@@ -258,14 +258,6 @@ export const RATE_LIMITS = {
   pushActionsPerIp: { limit: 60, windowSeconds: 60 * 60 },
 } as const;
 
-/**
- * Issue 19: a child's requests (and a child's security events) within this many seconds are one
- * parent notification, sent when the window ends ("Emma sent 6 unlock requests"); windows start on
- * whole minutes. The first request waits at most this long before its parent hears of it.
- * NOTIFICATION_GROUP_SECONDS overrides it (e2e tests use a short one).
- */
-export const NOTIFICATION_GROUP_SECONDS = 60;
-
 /** Issue 19: connection codes (CreatePendingAppConnection, ConnectUser, ConnectDevice). */
 export const CONNECTION_CODES = {
   /** The parent types the code at the child's device right away: an hour is plenty. */

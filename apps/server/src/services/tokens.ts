@@ -13,7 +13,7 @@ import {
 // SHA-256(lowercase token) is stored; 6-digit codes are stored as HMAC-SHA-256(server key, code);
 // parent-supplied third-party secrets are AES-256-GCM encrypted.
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { isUuid } from '@keyward/domain/uuid';
 
 /**
  * Issue 31: compares a secret the caller sent (a signature) with the expected one in time that
@@ -23,10 +23,6 @@ export function safeEqual(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
 }
 
 export function newToken(): string {

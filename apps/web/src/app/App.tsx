@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { RenderQueryClient } from '../lib/api/render-query-client';
-import { type FirstRender, FirstRenderProvider } from './first-render';
+import { type FirstRender, FirstRenderProvider } from '../lib/first-render';
 import { Providers } from './Providers';
 import { routes } from './routes';
 

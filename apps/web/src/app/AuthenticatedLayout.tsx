@@ -12,7 +12,7 @@ import { ReachabilityProvider, useReachability } from '../lib/server-reachabilit
 import { PageSuspense } from './PageSuspense';
 import { ReachabilityBanner } from './ReachabilityBanner';
 import { Sidebar } from './Sidebar';
-import { useIsMobile } from './useIsMobile';
+import { useIsMobile } from '../lib/useIsMobile';
 import { useSidebarCollapsed } from './useSidebarCollapsed';
 
 export default function AuthenticatedLayout() {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useFirstRender } from './first-render';
+import { useFirstRender } from '../lib/first-render';
 
 export const SIDEBAR_COLLAPSED_KEY = 'sidebar_collapsed';
 

@@ -5,7 +5,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
 import { externalLinks } from '../../lib/links';
 import { useState } from 'react';
-import { useRenderTime } from '../../app/first-render';
+import { useRenderTime } from '../../lib/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
 import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';

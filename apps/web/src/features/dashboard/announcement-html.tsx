@@ -1,4 +1,4 @@
-import { useFirstRender } from '../../app/first-render';
+import { useFirstRender } from '../../lib/first-render';
 import { Fragment, type ReactNode } from 'react';
 
 // Announcement text is written by the operator (`npm run announce`) as a little HTML. It is never

@@ -6,7 +6,7 @@ import { KeyIcon, PencilSquareIcon, PlusIcon, TrashIcon } from '@heroicons/react
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useIsMobile } from '../../app/useIsMobile';
+import { useIsMobile } from '../../lib/useIsMobile';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { DeleteModal } from '../../components/ui/DeleteModal';
