@@ -11,7 +11,7 @@ import { createBillingService } from './billing/stripe-service.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import websocket from '@fastify/websocket';
-import { MAX_FRAME_BYTES, registerDeviceChannel } from './devices/channel.ts';
+import { CLOSE_SHUTDOWN, MAX_FRAME_BYTES, registerDeviceChannel } from './devices/channel.ts';
 import { loadConfiguredReleases } from './devices/releases.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerDataExportDownload } from './http/data-export.ts';
@@ -160,7 +160,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // first had taken ("websocket upgrade failed … ERR_HTTP_SOCKET_ASSIGNED" at each connection).
   // Frames above the largest channel's limit close at once (1009); the browser's channel checks
   // its own smaller one.
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    // Shutting down: every channel is told to reconnect (1012), as the channels' own hooks then
+    // say too; the plugin's own hook, which runs first, would close them with no code (1005).
+    preClose(done) {
+      for (const client of this.websocketServer.clients) {
+        client.close(CLOSE_SHUTDOWN, 'server restarting');
+      }
+      done();
+    },
+  });
   await registerDeviceChannel(app, { db, clock, push });
   await registerBrowserFilter(app, { db, config, clock, services });
   // issue 33: Keyward DNS (DoH here, DoT on its own port)
