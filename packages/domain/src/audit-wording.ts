@@ -4,6 +4,7 @@
 const OPERATION_WORDS: Readonly<Record<string, string>> = {
   ConfirmPendingNotificationMethod: 'Confirmed a notification method',
   ConfirmTotpEnrolment: 'Turned on the authenticator app',
+  CreateDnsDevice: 'Added a device filtered by Keyward DNS',
   CreatePendingAppConnection: 'Created a connection code',
   CreatePendingNotificationMethod: 'Started adding a notification method',
   DecideFilterSuspensionRequest: 'Answered a suspension request',
