@@ -146,10 +146,10 @@ describe('diffSettings', () => {
     const without = settingsOf(userData(), checkInOutput());
     const withKeychain = settingsOf(userData(), checkInOutput({ keychains: [keychain] }));
     expect(diffSettings(without, withKeychain)).toEqual([
-      `keychain ${KEYCHAIN_ID}: (none) -> always; 1 key: a.com (exact domain) in any app`,
+      `keychain ${KEYCHAIN_ID}: (none) -> always; 1 key: a.com (this domain and www. only) in any app`,
     ]);
     expect(diffSettings(withKeychain, without)).toEqual([
-      `keychain ${KEYCHAIN_ID}: always; 1 key: a.com (exact domain) in any app -> (none)`,
+      `keychain ${KEYCHAIN_ID}: always; 1 key: a.com (this domain and www. only) in any app -> (none)`,
     ]);
   });
 
@@ -197,7 +197,7 @@ describe('keysActiveAt', () => {
 
   test('a scheduled keychain applies only inside its window; an unscheduled one always', () => {
     expect(keysActiveAt(keychains, { weekday: 'monday', hour: 9, minute: 0 })).toEqual([
-      'school.org (exact domain) in web browsers',
+      'school.org (this domain and www. only) in web browsers',
       'all internet access for the app com.apple.Music',
     ]);
     expect(keysActiveAt(keychains, { weekday: 'saturday', hour: 9, minute: 0 })).toEqual([

@@ -239,7 +239,7 @@ describe('a connected Mac', () => {
     expect(monday.code).toBe(0);
     expect(monday.printed.trim().split('\n').sort()).toEqual([
       'khanacademy.org and its subdomains in web browsers',
-      'wikipedia.org (exact domain) in any app',
+      'wikipedia.org (this domain and www. only) in any app',
     ]);
     const saturday = await mac.capture(['keys', '--at', saturdayMorning]);
     expect(saturday.printed.trim().split('\n')).toEqual([
