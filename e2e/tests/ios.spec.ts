@@ -51,10 +51,12 @@ test('an iPad: connect, web policy and domains, a custom rule, a granted suspens
   await page.getByRole('button', { name: 'Get connection code' }).click();
   const code = await readConnectionCode(page);
   const dialog = connectionDialog(page);
-  await dialog.getByRole('radio', { name: 'iPhone or iPad' }).check();
+  await dialog.getByRole('radio', { name: 'iPhone or iPad', exact: true }).check();
+  // issue 32: what the parent can really install on it, then where the code goes
   await expect(dialog).toContainText(
-    `Open the Keyward app on ${childName}'s iPhone or iPad and enter this connection code:`,
+    `What you can install on ${childName}'s iPhone or iPad today:`,
   );
+  await expect(dialog).toContainText('Then enter this connection code in it:');
   const connected = await device.ok(['ios', 'connect', code]);
   expect(connected).toContain(`is now ${childName}'s iPad.`);
   const deviceId = /iOS device id: ([0-9a-f-]{36})/.exec(connected)?.[1];

@@ -47,7 +47,8 @@ export function Modal({
         aria-labelledby={titleId}
         tabIndex={-1}
         className={cx(
-          'relative w-full rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+          // a dialog taller than the window scrolls inside itself (the page behind it does not)
+          'relative max-h-full w-full overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
           widths[size],
           className,
         )}
