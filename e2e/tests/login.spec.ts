@@ -66,6 +66,9 @@ test('the login form is in the page before any script runs', async ({ browser, b
   await expect(page.getByLabel('Email')).toBeVisible();
   await expect(page.getByLabel('Password')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  // seen, not yet used: no browser's own submit (a GET with the password in the address)
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
+  await expect(page.getByLabel('Password')).not.toBeEditable();
   await context.close();
 });
 

@@ -1,6 +1,6 @@
 import type { DashboardOutput } from '@keyward/contract/dashboard';
 import type { PqlError, Result } from '@keyward/contract/errors';
-import { useSyncExternalStore } from 'react';
+import { useIsHydrated } from './hydrated';
 import { callDashboard } from './api/client';
 
 // Passkeys in the browser (issue 12) through @simplewebauthn/browser, loaded only when a passkey
@@ -22,14 +22,12 @@ export function isPasskeySupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 }
 
-const noChanges = () => () => undefined;
-
 /**
  * isPasskeySupported for rendering: false in the HTML rendered at build time and while that HTML
  * is hydrated (issue 30), then the browser's answer, so the first render matches the HTML.
  */
 export function usePasskeySupport(): boolean {
-  return useSyncExternalStore(noChanges, isPasskeySupported, () => false);
+  return useIsHydrated() && isPasskeySupported();
 }
 
 function forThisSite(options: Json): Json {

@@ -1,3 +1,4 @@
+import { useIsHydrated } from '../../lib/hydrated';
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cx } from './cx';
@@ -66,10 +67,12 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonProps) {
+  // issue 30: a form in HTML rendered ahead of the browser is not submitted before React runs it
+  const isHydrated = useIsHydrated();
   return (
     <button
       type={type}
-      disabled={disabled || isLoading}
+      disabled={disabled || isLoading || (type === 'submit' && !isHydrated)}
       aria-busy={isLoading || undefined}
       className={buttonClasses(variant, size, cx(fullWidth && 'w-full', className))}
       {...rest}

@@ -1,3 +1,4 @@
+import { useIsHydrated } from '../../lib/hydrated';
 import { type ChangeEvent, type InputHTMLAttributes, type Ref, useId } from 'react';
 import { cx } from './cx';
 
@@ -43,6 +44,9 @@ export function TextInput({
 }: TextInputProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
+  // issue 30: in HTML rendered ahead of the browser, typing waits for React (what was typed before
+  // would be on screen but not in the form's state)
+  const isHydrated = useIsHydrated();
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
   const isUrl = type === 'url';
@@ -90,6 +94,7 @@ export function TextInput({
           error ? 'border-red-400' : 'border-slate-300',
         )}
         {...rest}
+        readOnly={rest.readOnly || !isHydrated}
       />
       {hint && !error && (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
