@@ -209,7 +209,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => notificationsDelivered());
   await registerHelpPages(app, config);
   // issue 30: the session cookie, and the home page rendered with its first reads
-  const signedInPages = registerSignedInPages(app, { db, config, clock });
+  const signedInPages = registerSignedInPages(app, {
+    db,
+    config,
+    clock,
+    rateLimit: services.rateLimit,
+  });
   await registerSpa(app, config.webDist, signedInPages);
 
   return app;

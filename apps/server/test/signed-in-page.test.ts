@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PAGE_RENDER_ELEMENT_ID, type PageRender } from '@keyward/contract/page-render';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readSessionCookie } from '../src/http/signed-in-page.ts';
+import { RATE_LIMITS } from '../src/services/rate-limit.ts';
 import { createChild } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
@@ -222,6 +223,35 @@ describe('the signed-in home page, rendered by the server', () => {
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('data-zone="America/New_York"');
       expect(response.body).toContain('data-names="Alice<Kid>"');
+    }
+  });
+
+  test('a reload loop past the session budget gets index.html, not a render each time', async () => {
+    // a server of its own with the real budgets (the suite's are scaled up 100×)
+    const strict = await createTestServer({ env: { WEB_DIST: webDist, RATE_LIMIT_SCALE: '1' } });
+    try {
+      const parent = await strict.signUpVerifiedParent();
+      const set = await strict.app.inject({
+        method: 'POST',
+        url: '/session-cookie',
+        headers: { 'x-admintoken': parent.token, 'content-type': 'application/json' },
+        payload: JSON.stringify({ timeZone: 'UTC' }),
+      });
+      const cookie = String(set.headers['set-cookie']).split(';')[0] as string;
+      const { limit } = RATE_LIMITS.signedInRendersPerSession;
+      const answers = await Promise.all(
+        Array.from({ length: limit + 20 }, () =>
+          strict.app.inject({ method: 'GET', url: '/', headers: { cookie } }),
+        ),
+      );
+      expect(answers.every((response) => response.statusCode === 200)).toBe(true);
+      const rendered = answers.filter((response) => response.body.includes('data-rendered-for'));
+      expect(rendered).toHaveLength(limit);
+      expect(answers.filter((response) => response.body.includes('Loading Keyward'))).toHaveLength(
+        20,
+      );
+    } finally {
+      await strict.close();
     }
   });
 });

@@ -15,6 +15,7 @@ import type { Db } from '../db/database.ts';
 import { PqlFailure } from '../pairql/errors.ts';
 import { findSession } from '../pairql/router.ts';
 import type { Clock } from '../services/clock.ts';
+import { RATE_LIMITS, type RateLimiter } from '../services/rate-limit.ts';
 
 // Issue 30: the signed-in home page rendered on the server, with the parent's first reads, so that
 // a phone shows the child's name from the first response instead of after the dashboard's code.
@@ -124,9 +125,9 @@ export type SignedInPages = {
 
 export function registerSignedInPages(
   app: FastifyInstance,
-  deps: { db: Db; config: Config; clock: Clock },
+  deps: { db: Db; config: Config; clock: Clock; rateLimit: RateLimiter },
 ): SignedInPages {
-  const { db, config, clock } = deps;
+  const { db, config, clock, rateLimit } = deps;
 
   app.post(SESSION_COOKIE_PATH, async (request, reply) => {
     const token = request.headers['x-admintoken'];
@@ -202,6 +203,13 @@ export function registerSignedInPages(
     });
     const reads = pages?.firstReadsFor(pagePath) ?? [];
     if (!pages || reads.length === 0) return undefined;
+    // a reload loop is served the file, not a render each time
+    const { limit, windowSeconds } = RATE_LIMITS.signedInRendersPerSession;
+    if (
+      !(await rateLimit.tryConsume(`signedInRender:session:${session.id}`, limit, windowSeconds))
+    ) {
+      return undefined;
+    }
     // the first reads as the API answers them, for this session, from this request's address
     const headers: Record<string, string> = {
       'content-type': 'application/json',

@@ -186,6 +186,11 @@ export function oncePerRequest(limiter: RateLimiter): RateLimiter {
 
 /** Budgets of server-behaviour §10.2 (before scaling). */
 export const RATE_LIMITS = {
+  /**
+   * Issue 30: home pages rendered on the server for one session (four reads and a render each);
+   * past it the page is index.html, rendered by the browser, so a reload loop costs a file.
+   */
+  signedInRendersPerSession: { limit: 30, windowSeconds: 60 },
   loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
   loginFailuresPerEmail: { limit: 10, windowSeconds: 15 * 60 },
   emailSendPerEmail: { limit: 3, windowSeconds: 60 * 60 },
