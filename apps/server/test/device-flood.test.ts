@@ -244,7 +244,7 @@ describe('suspension requests', () => {
     await notificationsDelivered();
     const { emails, texts, slack: posts } = sent(parent.email, 'notify-suspend-filter');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] New suspend filter request from Kim /);
+    expect(emails[0]!.subject).toMatch(/^New suspend filter request from Kim /);
     expect(texts).toHaveLength(1);
     expect(posts).toHaveLength(1);
   });
@@ -284,7 +284,7 @@ describe('suspension requests', () => {
     await notificationsDelivered();
     const { emails, texts } = sent(parent.email, 'notify-suspend-filter');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] 2 new suspend filter requests from Lea /);
+    expect(emails[0]!.subject).toMatch(/^2 new suspend filter requests from Lea /);
     expect(emails[0]!.text).toContain(
       'Lea sent 2 suspension requests. The latest asks to suspend the filter for 20 minutes.',
     );
@@ -319,7 +319,7 @@ describe('security events (LogSecurityEvent)', () => {
     await notificationsDelivered();
     const { emails, texts, slack: posts } = sent(parent.email, 'notify-security-event');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] 30 security events for child: Max /);
+    expect(emails[0]!.subject).toMatch(/^30 security events for child: Max /);
     expect(texts).toHaveLength(1);
     expect(texts[0]!.Body).toContain('Received 30 security events for child Max, the latest:');
     expect(posts).toHaveLength(1);

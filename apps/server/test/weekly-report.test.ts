@@ -107,7 +107,7 @@ describe('sending', () => {
     const reports = reportsTo(alice.email);
     expect(reports).toHaveLength(1);
     const [report] = reports;
-    expect(report?.subject).toMatch(/^\[Keyward\] Your weekly report/);
+    expect(report?.subject).toMatch(/^Your Keyward weekly report/);
     expect(report?.text).toContain(
       [
         'Ada:',
