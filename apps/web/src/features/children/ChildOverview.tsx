@@ -35,11 +35,14 @@ export function ChildOverview({
   devices,
   now,
   onAddDevice,
+  onDeleteConnection,
 }: {
   child: User;
   devices: readonly FamilyDevice[];
   now: Date;
   onAddDevice: () => void;
+  /** a Mac, browser or DNS device's connection to this child (a computer user) */
+  onDeleteConnection?: (connectionId: string) => void;
 }) {
   const inbox = useInbox();
   const asks = inboxItemsOf(inbox.data)?.filter((item) => item.childId === child.id);
@@ -69,11 +72,26 @@ export function ChildOverview({
             </Button>
           </div>
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
-            {groupDevices(devices).map((group) => (
-              <li key={group.path}>
-                <DeviceCard group={group} now={now} showChildren={false} headingLevel={3} />
-              </li>
-            ))}
+            {groupDevices(devices).map((group) => {
+              // an iPhone or iPad is removed from its own page; the others are this child's
+              // connection (computer user) to the device
+              const connection = group.kind === 'ios' ? undefined : group.entries[0];
+              return (
+                <li key={group.path}>
+                  <DeviceCard
+                    group={group}
+                    now={now}
+                    showChildren={false}
+                    headingLevel={3}
+                    onDeleteConnection={
+                      onDeleteConnection && connection
+                        ? () => onDeleteConnection(connection.id)
+                        : undefined
+                    }
+                  />
+                </li>
+              );
+            })}
           </ul>
         </section>
       </Card>

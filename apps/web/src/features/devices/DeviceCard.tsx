@@ -1,5 +1,5 @@
 import { timeAgo } from '@keyward/domain/wording';
-import { GlobeAltIcon, PencilSquareIcon, SignalIcon } from '@heroicons/react/24/outline';
+import { GlobeAltIcon, PencilSquareIcon, SignalIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
@@ -45,11 +45,14 @@ export function DeviceCard({
   now,
   showChildren = true,
   headingLevel = 2,
+  onDeleteConnection,
 }: {
   group: DeviceGroup;
   now: Date;
   showChildren?: boolean;
   headingLevel?: 2 | 3;
+  /** on a child's page: the child's connection to this device can be deleted from its card */
+  onDeleteConnection?: () => void;
 }) {
   const titleId = `device-${group.path.replaceAll('/', '-')}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -101,11 +104,22 @@ export function DeviceCard({
           </div>
         )}
       </dl>
-      <div className="mt-4 border-t border-slate-100 pt-3">
+      <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-3">
         <LinkButton to={group.path} variant="secondary" size="sm">
           <PencilSquareIcon className="h-4 w-4" aria-hidden="true" />
           {DEVICE_KIND_WORDS[group.kind].action}
         </LinkButton>
+        {onDeleteConnection && (
+          <button
+            type="button"
+            onClick={onDeleteConnection}
+            aria-label={`Delete connection to ${deviceTitle(group, showChildren)}`}
+            title="Delete connection"
+            className="rounded-lg p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-violet-500"
+          >
+            <TrashIcon className="h-5 w-5" aria-hidden="true" />
+          </button>
+        )}
       </div>
     </article>
   );
