@@ -143,6 +143,14 @@ const examples: Examples = {
     },
     output: success,
   },
+  DecideMoreTimeRequest: {
+    input: {
+      id: ids.suspension,
+      decision: { case: 'accepted', minutes: 15 },
+      responseComment: 'ok',
+    },
+    output: success,
+  },
   DeleteActivityItems_v2: {
     input: { keystrokeLineIds: [ids.keystroke], screenshotIds: [ids.screenshot] },
     output: success,
@@ -352,6 +360,30 @@ const examples: Examples = {
     output: { requests: [unlockRequest], nextBefore: `d~${at}~${ids.notification}` },
   },
   GetUser: { input: ids.child, output: user },
+  GetScreenTime: {
+    input: { childId: ids.child },
+    output: {
+      today: {
+        date: '2026-12-07',
+        weekday: 'monday',
+        usedMinutes: 95,
+        allowanceMinutes: 120,
+        grantedMinutes: 15,
+        remainingMinutes: 40,
+        resetsAt: at,
+      },
+      week: [
+        {
+          date: '2026-12-07',
+          weekday: 'monday',
+          usedMinutes: 95,
+          allowanceMinutes: 120,
+          grantedMinutes: 15,
+        },
+      ],
+      topSites: [{ site: 'www.youtube.com', minutes: 60 }],
+    },
+  },
   GetUserUnlockRequests: { input: ids.child, output: [unlockRequest] },
   GetUsers: { input: undefined, output: [user] },
   HandleCheckoutCancel: { input: { stripeCheckoutSessionId: 'cs_test_a1' }, output: success },
@@ -474,6 +506,24 @@ const examples: Examples = {
     },
   },
   StripeUrl: { input: undefined, output: { url: 'https://checkout.stripe.com/c/pay/cs_1' } },
+  SaveScreenTime: {
+    input: {
+      childId: ids.child,
+      allowance: {
+        monday: 120,
+        tuesday: 120,
+        wednesday: 120,
+        thursday: 120,
+        friday: 120,
+        saturday: 180,
+        sunday: null,
+      },
+      exemptKeychainIds: [ids.keychain],
+    },
+    output: success,
+  },
+  PauseInternet: { input: { childId: ids.child, minutes: 15 }, output: success },
+  ResumeInternet: { input: { childId: ids.child }, output: success },
   ToggleChildKeychain: { input: { keychainId: ids.keychain, childId: ids.child }, output: success },
   UpdateIOSDevice: {
     input: {
