@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { minutesInWords } from '@keyward/domain/screen-time';
 
 // Email templates (server-behaviour §6.3). Each template is a function of its params returning
 // the parts of the message; `renderEmail` wraps them in the shared plain-text + HTML layout and
@@ -16,6 +17,8 @@ export interface ChildWeek {
   /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
   alerts: number;
   securityEvents: number;
+  /** issue 34: distinct minutes Keyward for Chrome counted in the 7 days */
+  screenTimeMinutes: number;
 }
 
 export interface TemplateParams {
@@ -316,6 +319,9 @@ const templates: Templates = {
                 `- ${plural(child.activityToReview, 'activity item')} to review`,
                 `- ${plural(child.flaggedItems, 'flagged item')}`,
                 `- ${plural(child.securityEvents, 'security event')}`,
+                ...(child.screenTimeMinutes > 0
+                  ? [`- ${minutesInWords(child.screenTimeMinutes)} of screen time`]
+                  : []),
               ].join('\n'),
             )),
       ],
