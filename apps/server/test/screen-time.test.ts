@@ -1,5 +1,4 @@
 import { BrowserChannelMessage, BrowserCheckInOutput } from '@keyward/contract/browser';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { MINUTE } from '../src/db/values.ts';
