@@ -2,6 +2,7 @@ import { BrowserChannelMessage, BrowserCheckInOutput } from '@keyward/contract/b
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { MINUTE } from '../src/db/values.ts';
+import { notificationsDelivered } from '../src/requests/notify.ts';
 import { addChild, addConnectionCode, addKey, addKeychain, assign, website } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
@@ -296,6 +297,13 @@ describe('more time', () => {
     // asking again while it is pending answers the same request
     const again = await browserCall('CreateMoreTimeRequest', token, { minutes: 15 });
     expect(again.body.id).toBe(asked.body.id);
+    // the parents hear of it like of a suspension request: one email for the two asks
+    await notificationsDelivered();
+    const mails = server.mails.filter((mail) => /asks for more screen time/.test(mail.subject));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain('Ada used today\'s screen time and asks for 30 minutes more.');
+    expect(mails[0]?.text).toContain('Ada\'s comment: "homework video"');
+    expect(mails[0]?.text).toMatch(/\/inbox/);
 
     const inbox = await server.call('GetInbox', undefined, { token: parent.token });
     expect(inbox.body.moreTime).toEqual([

@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../pairql/errors.ts';
 import { newToken } from '../services/tokens.ts';
 import { ALREADY_DECIDED_TAG } from './decisions.ts';
 import { lockDevice } from './device-lock.ts';
+import { notifyAboutChild } from './notify.ts';
 
 // Issue 34: "Ask for 15 / 30 / 60 more minutes" on a browser's Time's up page, through the path of
 // the suspension requests: budgeted per device and per child (the suspension requests' budget),
@@ -56,7 +57,7 @@ export async function askForMoreTime(
   });
   const now = ctx.clock.now();
   const day = localDay(now, await familyTimeZoneOf(ctx.db, ctx.parentId)).date;
-  return ctx.db.transaction().execute(async (trx) => {
+  const { id, isNew } = await ctx.db.transaction().execute(async (trx) => {
     await lockDevice(trx, dialectOf(ctx.config), { computerUserId: ctx.computerUserId });
     const pending = await trx
       .selectFrom('more_time_requests')
@@ -65,7 +66,7 @@ export async function askForMoreTime(
       .where('status', '=', 'pending')
       .where('day', '=', day)
       .executeTakeFirst();
-    if (pending) return pending.id;
+    if (pending) return { id: pending.id, isNew: false };
     const id = newToken();
     await trx
       .insertInto('more_time_requests')
@@ -83,8 +84,19 @@ export async function askForMoreTime(
         updated_at: toDbTime(now),
       })
       .execute();
-    return id;
+    return { id, isNew: true };
   });
+  // after the commit, grouped with the child's other requests for time of the window
+  if (isNew) {
+    notifyAboutChild(ctx, {
+      trigger: 'suspendFilterRequestSubmitted',
+      moreTime: true,
+      parentId: ctx.parentId,
+      childId: ctx.childId,
+      at: now,
+    });
+  }
+  return id;
 }
 
 /** A request of this browser (another browser's id is not found). */

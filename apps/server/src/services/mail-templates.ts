@@ -51,6 +51,15 @@ export interface TemplateParams {
     url: string;
     fallback?: FallbackParagraph;
   };
+  /** Issue 34: a child asks for more screen time today (from the Time's up page). */
+  'notify-more-time': {
+    childName: string;
+    count: number;
+    minutes: number;
+    comment: string | null;
+    url: string;
+    fallback?: FallbackParagraph;
+  };
   /** `count` > 1 (issue 19): the child's events of one window; summary and explanation: the latest's. */
   'notify-security-event': {
     childName: string;
@@ -251,6 +260,21 @@ const templates: Templates = {
       'View the details and approve or deny:',
     ],
     action: { label: count === 1 ? 'View the request' : 'View the requests', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
+  }),
+  'notify-more-time': ({ childName, count, minutes, comment, url, fallback }, { appName }) => ({
+    subject:
+      count === 1
+        ? `[${appName}] ${childName} asks for more screen time`
+        : `[${appName}] ${childName} asked ${count} times for more screen time`,
+    paragraphs: [
+      count === 1
+        ? `${childName} used today's screen time and asks for ${minutesInWords(minutes)} more.`
+        : `${childName} asked ${count} times for more screen time today. The latest asks for ${minutesInWords(minutes)} more.`,
+      ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
+      'Allow more time or deny it in your inbox:',
+    ],
+    action: { label: 'Open the inbox', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
   'notify-suspend-filter': (
