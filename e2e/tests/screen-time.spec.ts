@@ -77,7 +77,7 @@ async function childWithAllowance(
   return { childId, childName, code };
 }
 
-test("screen time: a one-minute allowance runs out, Time's up shows, the child asks for 15 more minutes, the parent allows them from the inbox and the site opens again", async ({
+test("screen time: a one-minute allowance runs out, Time's up shows, the child asks for 15 more minutes, the parent allows them from the inbox and the site opens again; Pause internet blocks it within 2 s and Resume opens it", async ({
   page,
   request,
   mailbox,
@@ -134,4 +134,18 @@ test("screen time: a one-minute allowance runs out, Time's up shows, the child a
     today: { grantedMinutes: number };
   };
   expect(usage.today.grantedMinutes).toBe(15);
+
+  // Pause internet from the child's page: the open site turns into the pause page within 2 s;
+  // Resume internet opens it again.
+  await page.goto(`/children/${childId}`);
+  await page.getByRole('button', { name: 'Pause internet' }).click();
+  const pausedAt = Date.now();
+  await page.getByRole('button', { name: 'Pause for 15 minutes' }).click();
+  await expect(page.getByText(/^Paused until/)).toBeVisible();
+  await expect(tab).toHaveURL(blockPageUrl(child, site), { timeout: 2_000 });
+  console.log(`the pause reached the browser in ${Date.now() - pausedAt} ms`);
+  await expect(tab.getByRole('heading', { name: 'The internet is paused' })).toBeVisible();
+  await expect(tab.getByText(/A parent paused the internet until/)).toBeVisible();
+  await page.getByRole('button', { name: 'Resume internet' }).click();
+  await expectSite(tab, site, 5_000);
 });
