@@ -301,7 +301,7 @@ describe('more time', () => {
     await notificationsDelivered();
     const mails = server.mails.filter((mail) => /asks for more screen time/.test(mail.subject));
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.text).toContain('Ada used today\'s screen time and asks for 30 minutes more.');
+    expect(mails[0]?.text).toContain("Ada used today's screen time and asks for 30 minutes more.");
     expect(mails[0]?.text).toContain('Ada\'s comment: "homework video"');
     expect(mails[0]?.text).toMatch(/\/inbox/);
 
