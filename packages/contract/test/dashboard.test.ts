@@ -569,7 +569,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest, GetScreenTime
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -597,7 +597,7 @@ describe('dashboard operation table', () => {
       'VerifySignupEmail',
     ]);
     expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(
-      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1,
+      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1 + 5,
     );
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
@@ -619,7 +619,7 @@ describe('dashboard operation table', () => {
         dashboard[name].output.safeParse({ success: true }).success &&
         !dashboard[name].output.safeParse({}).success,
     );
-    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport
+    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2 + 4); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest
 
     const arrayOutputs = dashboardOperationNames.filter(
       (name) => dashboard[name].output.safeParse([]).success,
