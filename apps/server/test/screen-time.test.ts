@@ -188,6 +188,24 @@ describe('SaveScreenTime', () => {
   });
 });
 
+test('the dashboard’s time zone becomes the family’s when it has none, never over one it has', async () => {
+  const { parent, childId } = await family();
+  const save = (timeZone: string) =>
+    server.call(
+      'SaveScreenTime',
+      { childId, allowance: TWO_HOURS_ON_SCHOOL_DAYS, exemptKeychainIds: [], timeZone },
+      { token: parent.token },
+    );
+  expect((await save('Not/AZone')).status).toBe(200);
+  const zoneOf = async () =>
+    (await server.call('GetUser', childId, { token: parent.token })).body.screenTime.timeZone;
+  expect(await zoneOf()).toBe('UTC');
+  expect((await save('Europe/Paris')).status).toBe(200);
+  expect(await zoneOf()).toBe('Europe/Paris');
+  await save('Asia/Tokyo');
+  expect(await zoneOf()).toBe('Europe/Paris');
+});
+
 describe('minutes reported by browsers', () => {
   test('counted once per minute over the child’s browsers; time is up at the allowance', async () => {
     const { parent, childId } = await family();

@@ -400,6 +400,8 @@ export const SaveScreenTimeInput = inputObject({
     sunday: DayAllowanceInput,
   }),
   exemptKeychainIds: inputArray(Uuid),
+  /** the dashboard's IANA time zone: the family's days are counted in it when it has none yet */
+  timeZone: optionalInput(z.string().max(64)),
 });
 export type SaveScreenTimeInput = z.infer<typeof SaveScreenTimeInput>;
 

@@ -1,4 +1,4 @@
-import { allowanceProblem, hasAnyLimit } from '@keyward/domain/screen-time';
+import { allowanceProblem, hasAnyLimit, isValidTimeZone } from '@keyward/domain/screen-time';
 import { lockChildRow } from '../../db/conflicts.ts';
 import { toDbJson, toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
@@ -29,8 +29,25 @@ export default dashboardResolver('SaveScreenTime', async (input, ctx) => {
       );
     }
   }
+  // the family's days: the dashboard's time zone, unless the family already has one (the weekly
+  // report's setting); an unknown zone is ignored (the days stay in the family's zone, or UTC)
+  const timeZone = input.timeZone?.trim();
+  const family = await ctx.db
+    .selectFrom('parents')
+    .select('time_zone')
+    .where('id', '=', ctx.parentId)
+    .executeTakeFirstOrThrow();
+  const adoptZone = !family.time_zone && timeZone && isValidTimeZone(timeZone) ? timeZone : null;
   await ctx.db.transaction().execute(async (trx) => {
     await lockChildRow(trx, child.id);
+    if (adoptZone) {
+      await trx
+        .updateTable('parents')
+        .set({ time_zone: adoptZone })
+        .where('id', '=', ctx.parentId)
+        .where('time_zone', 'is', null)
+        .execute();
+    }
     await trx
       .updateTable('children')
       .set({

@@ -69,6 +69,8 @@ export function ScreenTimeSection({
         exemptKeychainIds: state.draft.exemptKeychainIds.filter((id) =>
           keychains.some((keychain) => keychain.id === id),
         ),
+        // the family's days are counted in this browser's zone until it has one
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       });
       dispatch({ type: 'saved' });
     } catch (error) {

@@ -205,6 +205,7 @@ describe('the child page', () => {
         childId: CHILD,
         allowance: { ...NO_LIMIT, monday: 150 },
         exemptKeychainIds: ['44444444-4444-4444-8444-444444444444'],
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       }),
     );
   });
