@@ -20,6 +20,7 @@ const week = {
   flaggedItems: 0,
   alerts: 0,
   securityEvents: 0,
+  screenTimeMinutes: 95,
 };
 const samples: { [Name in TemplateName]: TemplateParams[Name] } = {
   'initial-signup': { url },
@@ -32,6 +33,7 @@ const samples: { [Name in TemplateName]: TemplateParams[Name] } = {
   'keychain-request': { parentEmail: 'p@example.com', searchQuery: 'maths', description: 'x' },
   'notify-unlock-request': { childName: 'Sam', count: 1, targets: ['a.com'], comment: null, url },
   'notify-suspend-filter': { childName: 'Sam', count: 2, durationSeconds: 600, comment: null, url },
+  'notify-more-time': { childName: 'Sam', count: 1, minutes: 15, comment: null, url },
   'notify-security-event': {
     childName: 'Sam',
     count: 1,

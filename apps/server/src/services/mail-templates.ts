@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { minutesInWords } from '@keyward/domain/screen-time';
 
 // Email templates (server-behaviour §6.3). Each template is a function of its params returning
 // the parts of the message; `renderEmail` wraps them in the shared plain-text + HTML layout and
@@ -17,6 +18,8 @@ export interface ChildWeek {
   /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
   alerts: number;
   securityEvents: number;
+  /** issue 34: distinct minutes Keyward for Chrome counted in the 7 days */
+  screenTimeMinutes: number;
 }
 
 export interface TemplateParams {
@@ -45,6 +48,15 @@ export interface TemplateParams {
     childName: string;
     count: number;
     durationSeconds: number;
+    comment: string | null;
+    url: string;
+    fallback?: FallbackParagraph;
+  };
+  /** Issue 34: a child asks for more screen time today (from the Time's up page). */
+  'notify-more-time': {
+    childName: string;
+    count: number;
+    minutes: number;
     comment: string | null;
     url: string;
     fallback?: FallbackParagraph;
@@ -251,6 +263,21 @@ const templates: Templates = {
     action: { label: count === 1 ? 'View the request' : 'View the requests', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
+  'notify-more-time': ({ childName, count, minutes, comment, url, fallback }, { appName }) => ({
+    subject:
+      count === 1
+        ? `${childName} asks for more screen time`
+        : `${childName} asked ${count} times for more screen time`,
+    paragraphs: [
+      count === 1
+        ? `${childName} used today's screen time and asks for ${minutesInWords(minutes)} more.`
+        : `${childName} asked ${count} times for more screen time today. The latest asks for ${minutesInWords(minutes)} more.`,
+      ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
+      'Allow more time or deny it in your inbox:',
+    ],
+    action: { label: 'Open the inbox', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
+  }),
   'notify-suspend-filter': (
     { childName, count, durationSeconds, comment, url, fallback },
     { appName },
@@ -317,6 +344,9 @@ const templates: Templates = {
                 `- ${plural(child.activityToReview, 'activity item')} to review`,
                 `- ${plural(child.flaggedItems, 'flagged item')}`,
                 `- ${plural(child.securityEvents, 'security event')}`,
+                ...(child.screenTimeMinutes > 0
+                  ? [`- ${minutesInWords(child.screenTimeMinutes)} of screen time`]
+                  : []),
               ].join('\n'),
             )),
       ],

@@ -15,7 +15,8 @@ import { useChildActivitySummaries } from '../activity/api';
 import { useFamilyDevices } from '../devices/api';
 import { DeviceCard } from '../devices/DeviceCard';
 import { groupDevices } from '../devices/devices';
-import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, inboxMoreTimeOf, useInbox } from '../inbox/api';
+import { MoreTimeRequests, PauseInternetControl } from '../screen-time/ScreenTime';
 import { NeedsYou } from '../inbox/NeedsYou';
 
 // Issue 20: the child's page leads with how the child is doing (what they ask for, their devices
@@ -46,8 +47,21 @@ export function ChildOverview({
 }) {
   const inbox = useInbox();
   const asks = inboxItemsOf(inbox.data)?.filter((item) => item.childId === child.id);
+  const moreTime = inboxMoreTimeOf(inbox.data).filter((request) => request.childId === child.id);
   return (
     <div className="space-y-6">
+      {/* issue 34: Pause internet, and the child's requests for more time */}
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-lg font-semibold text-slate-900">Internet</h2>
+          <PauseInternetControl
+            childId={child.id}
+            childName={child.name}
+            pause={child.screenTime?.pause}
+          />
+        </div>
+      </Card>
+      <MoreTimeRequests requests={moreTime} now={now} showChildNames={false} />
       {asks && (
         <NeedsYou
           items={asks}

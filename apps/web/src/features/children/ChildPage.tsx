@@ -15,6 +15,7 @@ import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { useNavigationGuard } from '../../lib/navigation-guard';
 import { ChildKeychainsSection } from '../keychains/ChildKeychainsSection';
+import { ScreenTimeSection } from '../screen-time/ScreenTime';
 import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
 import {
   BlockedAppsSection,
@@ -240,6 +241,15 @@ function ChildEditor({
           <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
           <AlertsSection state={state} errors={errors} dispatch={dispatch} />
           <DowntimeSection state={state} dispatch={dispatch} />
+          {/* issue 34: saved on its own, not with "Save child" */}
+          {child.screenTime && (
+            <ScreenTimeSection
+              childId={child.id}
+              childName={child.name}
+              settings={child.screenTime}
+              keychains={child.keychains}
+            />
+          )}
           <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
           <ChildKeychainsSection
             childName={child.name}

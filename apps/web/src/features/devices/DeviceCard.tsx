@@ -7,6 +7,7 @@ import { cx } from '../../components/ui/cx';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
+import { CANNOT_COUNT_WORDS } from '../screen-time/screen-time';
 
 /** The device's picture: a Mac by its model family, an iPhone or iPad by its type, a browser's globe, a DNS device's signal. */
 export function DeviceIcon({ group, className }: { group: DeviceGroup; className?: string }) {
@@ -104,6 +105,10 @@ export function DeviceCard({
           </div>
         )}
       </dl>
+      {/* issue 34: only Keyward for Chrome counts screen time */}
+      {CANNOT_COUNT_WORDS[group.kind] && (
+        <p className="mt-3 text-xs text-slate-500">{CANNOT_COUNT_WORDS[group.kind]}</p>
+      )}
       <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-3">
         <LinkButton to={group.path} variant="secondary" size="sm">
           <PencilSquareIcon className="h-4 w-4" aria-hidden="true" />
