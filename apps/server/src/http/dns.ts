@@ -18,6 +18,7 @@ import type { Clock } from '../services/clock.ts';
 import { type BlockedNames, createBlockedNames } from '../dns/blocked-names.ts';
 import type { Services } from '../pairql/context.ts';
 import { registerDnsAsk } from './dns-ask.ts';
+import { createQueryHours, type QueryHours } from '../dns/query-hours.ts';
 import type { PushHub } from '../services/push.ts';
 
 // Issue 33: Keyward DNS on the server (docs/dns.md): DoH (RFC 8484) at /dns-query/<device id> on
@@ -29,6 +30,8 @@ declare module 'fastify' {
     dns: {
       resolver: DnsResolver;
       blockedNames: BlockedNames;
+      allowedNames: BlockedNames;
+      queryHours: QueryHours;
       dotPort(): number | undefined;
       dohPort(): number | undefined;
     };
@@ -51,8 +54,12 @@ export interface DnsRoutesDeps {
 export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Promise<void> {
   const { config } = deps;
   const blockedNames = createBlockedNames(deps.db, app.log);
+  const allowedNames = createBlockedNames(deps.db, app.log, 'dns_allowed_names');
+  const queryHours = createQueryHours(deps.db, app.log);
   const resolver = createDnsResolver({
     blockedNames,
+    allowedNames,
+    queryHours,
     config: config.dns,
     db: deps.db,
     clock: deps.clock,
@@ -66,6 +73,8 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
   app.decorate('dns', {
     resolver,
     blockedNames,
+    allowedNames,
+    queryHours,
     dotPort: () => dot?.port(),
     dohPort: () => doh?.port(),
   });
@@ -209,5 +218,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
     await doh?.close();
     resolver.close();
     await blockedNames.close();
+    await allowedNames.close();
+    await queryHours.close();
   });
 }
