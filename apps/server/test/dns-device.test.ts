@@ -53,7 +53,13 @@ async function familyWithDevice(kind: 'android' | 'ios' = 'android') {
     { token: parent.token },
   );
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return { parent, childId, id: (created.body as { id: string }).id };
+  const id = (created.body as { id: string }).id;
+  const { computer_id: computerId } = await server.db
+    .selectFrom('computer_users')
+    .select('computer_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { parent, childId, id, computerId };
 }
 
 async function ask(deviceId: string, name: string) {
@@ -71,6 +77,24 @@ async function ask(deviceId: string, name: string) {
   expect(response.statusCode).toBe(200);
 }
 
+/** presence is written after the answer: waits until it is */
+async function seen(deviceId: string) {
+  const at = server.clock.now().toISOString();
+  await expect
+    .poll(
+      async () =>
+        (
+          await server.db
+            .selectFrom('device_presence')
+            .select('last_seen_at')
+            .where('computer_user_id', '=', deviceId)
+            .executeTakeFirst()
+        )?.last_seen_at,
+      { timeout: 2_000 },
+    )
+    .toBe(at);
+}
+
 async function flush() {
   await server.app.dns.blockedNames.flush();
   await server.app.dns.allowedNames.flush();
@@ -79,11 +103,12 @@ async function flush() {
 
 describe('GetDnsDevice', () => {
   test('the status, today’s queries, the top names and the keys DNS cannot enforce', async () => {
-    const { parent, id, childId } = await familyWithDevice();
-    const before = await server.call('GetDnsDevice', id, { token: parent.token });
+    const { parent, id, childId, computerId } = await familyWithDevice();
+    const before = await server.call('GetDnsDevice', computerId, { token: parent.token });
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({
       id,
+      computerId,
       childId,
       childName: 'Ada',
       name: 'Ada’s phone',
@@ -104,9 +129,15 @@ describe('GetDnsDevice', () => {
     await ask(id, 'videos.example');
     await flush();
 
-    const after = await server.call('GetDnsDevice', id, { token: parent.token });
+    await expect
+      .poll(
+        async () =>
+          (await server.call('GetDnsDevice', computerId, { token: parent.token })).body.lastQueryAt,
+        { timeout: 2_000 },
+      )
+      .toBe(server.clock.now().toISOString());
+    const after = await server.call('GetDnsDevice', computerId, { token: parent.token });
     expect(after.status).toBe(200);
-    expect(after.body.lastQueryAt).toBe(server.clock.now().toISOString());
     expect(after.body.queriesToday).toBe(7);
     expect(after.body.blockedToday).toBe(3);
     expect(after.body.topAllowed.map((n: { name: string }) => n.name)).toEqual([
@@ -125,7 +156,7 @@ describe('GetDnsDevice', () => {
   });
 
   test('a flood of queries costs one row per hour, and today starts at the family’s midnight', async () => {
-    const { parent, id } = await familyWithDevice();
+    const { parent, id, computerId } = await familyWithDevice();
     await server.db
       .updateTable('parents')
       .set({ time_zone: 'America/New_York' })
@@ -147,16 +178,20 @@ describe('GetDnsDevice', () => {
       { hour: '2025-01-15T04:00:00.000Z', queries: 1, blocked: 1 },
       { hour: '2025-01-15T12:00:00.000Z', queries: 50, blocked: 50 },
     ]);
-    const result = await server.call('GetDnsDevice', id, { token: parent.token });
+    const result = await server.call('GetDnsDevice', computerId, { token: parent.token });
     expect(result.body.queriesToday).toBe(50);
   });
 
   test('another family’s device, a Mac and an unknown id are not found', async () => {
-    const { id } = await familyWithDevice();
+    const { id, computerId, parent } = await familyWithDevice();
     const other = await server.signUpVerifiedParent();
-    expect((await server.call('GetDnsDevice', id, { token: other.token })).status).toBe(404);
-    const { computerUserId } = await addChildWithComputer(server, other.adminId);
-    expect((await server.call('GetDnsDevice', computerUserId, { token: other.token })).status).toBe(
+    expect((await server.call('GetDnsDevice', computerId, { token: other.token })).status).toBe(
+      404,
+    );
+    // its computer-user id is not the page's id
+    expect((await server.call('GetDnsDevice', id, { token: parent.token })).status).toBe(404);
+    const mac = await addChildWithComputer(server, other.adminId);
+    expect((await server.call('GetDnsDevice', mac.computerId, { token: other.token })).status).toBe(
       404,
     );
     expect(
@@ -185,9 +220,11 @@ describe('GetFamilyDevices for a DNS device', () => {
     expect(before.status).toBeUndefined();
     expect(before.lastSeenAt).toBeUndefined();
     await ask(id, 'khanacademy.org');
-    const after = await device();
-    expect(after.status).toBeUndefined();
-    expect(after.lastSeenAt).toBe(server.clock.now().toISOString());
+    // presence is written after the answer
+    await expect
+      .poll(async () => (await device()).lastSeenAt, { timeout: 2_000 })
+      .toBe(server.clock.now().toISOString());
+    expect((await device()).status).toBeUndefined();
   });
 });
 
@@ -203,6 +240,7 @@ describe('the DNS silence job', () => {
       'adminChildSecurityEvent',
     );
     await ask(id, 'khanacademy.org');
+    await seen(id);
 
     server.clock.set('2025-02-02T09:30:00.000Z'); // 23.5 hours: not yet
     await server.app.runDnsSilence(server.clock.now());
@@ -232,7 +270,9 @@ describe('the DNS silence job', () => {
     expect(await securityEvents(server, parent.adminId, 'dnsDeviceSilent')).toHaveLength(1);
 
     // it asks again, then falls silent again: another event
+    // (presence is written at most every 15 s per device: a day later, it is)
     await ask(id, 'khanacademy.org');
+    await seen(id);
     server.clock.advance(25 * HOUR);
     await server.app.runDnsSilence(server.clock.now());
     expect(await securityEvents(server, parent.adminId, 'dnsDeviceSilent')).toHaveLength(2);

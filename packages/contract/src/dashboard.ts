@@ -171,7 +171,7 @@ export const dashboard = {
       appleProfileUrl: z.string().optional(),
     }),
   },
-  /** Issue 33: one Keyward DNS device (its computer-user id) with its status and names */
+  /** Issue 33: one Keyward DNS device (by its computer's id, its page's) with its status and names */
   GetDnsDevice: { auth: 'parent', input: Uuid, output: DnsDeviceDetails },
   CreatePendingNotificationMethod: {
     auth: 'parent',

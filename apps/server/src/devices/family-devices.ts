@@ -195,6 +195,7 @@ const macSource: DeviceKindSource = {
           name: row.custom_name ?? model.title,
           model: model.title,
           path: `/computers/${row.computer_id}`,
+          computerId: row.computer_id,
           ...(lastSeenAt ? { lastSeenAt } : {}),
           modelFamily: model.family,
         };
@@ -207,6 +208,7 @@ const macSource: DeviceKindSource = {
         name: row.custom_name ?? model.title,
         model: model.title,
         path: `/computers/${row.computer_id}`,
+        computerId: row.computer_id,
         status: statuses.get(row.id) ?? { case: 'offline' as const },
         appVersion: row.app_version,
         modelFamily: model.family,

@@ -55,7 +55,10 @@ export async function ownedComputerUser(db: Db, parentId: string, id: string) {
   return row;
 }
 
-/** Issue 33: a Keyward DNS device (a computer user of a `dns` computer) of the parent's child. */
+/**
+ * Issue 33: a Keyward DNS device of the parent's child, by its computer's id (its page's id): a
+ * `dns` computer has one computer user, the child.
+ */
 export async function ownedDnsDevice(db: Db, parentId: string, id: string) {
   const row = await db
     .selectFrom('computer_users as cu')
@@ -70,7 +73,8 @@ export async function ownedDnsDevice(db: Db, parentId: string, id: string) {
       'c.platform',
       'c.dns_removal_password',
     ])
-    .where('cu.id', '=', id.toLowerCase())
+    .where('c.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
     .where('ch.parent_id', '=', parentId)
     .where('c.kind', '=', 'dns')
     .executeTakeFirst();

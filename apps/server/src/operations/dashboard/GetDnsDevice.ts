@@ -20,8 +20,8 @@ export function localMidnight(now: Date, offsetMinutes: number): Date {
 // Issue 33: a Keyward DNS device's page: its addresses, when it last asked, today's queries, its
 // most asked allowed and blocked names and the recently blocked ones, and how many of the child's
 // keys DNS cannot enforce. Every read is bounded (a few indexed rows per device).
-export default dashboardResolver('GetDnsDevice', async (deviceId, ctx) => {
-  const device = await ownedDnsDevice(ctx.db, ctx.parentId, deviceId);
+export default dashboardResolver('GetDnsDevice', async (computerId, ctx) => {
+  const device = await ownedDnsDevice(ctx.db, ctx.parentId, computerId);
   const now = ctx.clock.now();
   const parent = await ctx.db
     .selectFrom('parents')
