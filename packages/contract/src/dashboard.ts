@@ -160,6 +160,10 @@ export const dashboard = {
       childId: Uuid,
       kind: DnsDeviceKind,
       name: z.string().trim().min(1).max(LIMITS.name),
+      /** also give the child the kind's essentials keychain (Android, Apple, Windows) */
+      withEssentials: z.boolean().optional(),
+      /** ios and macos: the password the profile asks before it can be removed */
+      removalPassword: z.string().min(1).max(LIMITS.name).optional(),
     }),
     output: z.object({
       id: Uuid,

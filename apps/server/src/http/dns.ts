@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -12,6 +13,7 @@ import {
   serverHostsOf,
 } from '../dns/resolver.ts';
 import { appleDnsProfile } from '../dns/apple-profile.ts';
+import { signAppleProfile } from '../dns/profile-signing.ts';
 import { DEVICE_ID } from '../dns/device-policies.ts';
 import { dohUrlOf } from '../dns/device-urls.ts';
 import type { Clock } from '../services/clock.ts';
@@ -132,7 +134,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         ? await deps.db
             .selectFrom('computer_users as cu')
             .innerJoin('computers as c', 'c.id', 'cu.computer_id')
-            .select(['cu.id', 'cu.full_username'])
+            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password'])
             .where('cu.id', '=', deviceId)
             .where('c.kind', '=', 'dns')
             .executeTakeFirst()
@@ -148,12 +150,28 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
       dohUrl: dohUrlOf(config, row.id),
       appName: config.appName,
       serverHost: new URL(config.publicUrl).hostname,
+      removalPassword: row.dns_removal_password,
     });
+    // signed when a certificate is configured (a renewed one is read again from its files)
+    let body: string | Buffer = profile;
+    const { tlsCertFile, tlsKeyFile } = config.dns;
+    if (tlsCertFile && tlsKeyFile) {
+      try {
+        const [chain, key] = await Promise.all([
+          readFile(tlsCertFile, 'utf8'),
+          readFile(tlsKeyFile, 'utf8'),
+        ]);
+        body = signAppleProfile(profile, chain, key, deps.clock.now());
+      } catch (error) {
+        // the profile still works unsigned: the device shows it as unverified
+        app.log.warn({ err: error }, 'Keyward DNS: could not sign the Apple profile');
+      }
+    }
     return reply
       .header('content-type', 'application/x-apple-aspen-config')
       .header('content-disposition', `attachment; filename="keyward-dns-${row.id}.mobileconfig"`)
       .header('cache-control', 'no-store')
-      .send(profile);
+      .send(body);
   });
 
   app.addHook('onReady', async () => {
