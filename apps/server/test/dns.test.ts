@@ -859,6 +859,14 @@ describe('DoT under attack and certificate renewal', () => {
     expect(stdout).toContain('<string>com.apple.profileRemovalPassword</string>');
     expect(stdout).toContain('<string>open &lt;sesame&gt;</string>');
     expect(stdout).toMatch(/<key>PayloadRemovalDisallowed<\/key>\s*<true\/>/);
+    // the password is in the profile in clear text: only the setup hour serves it
+    tlsServer.clock.advance(61 * 60 * 1000);
+    const late = await tlsServer.app.inject({
+      method: 'GET',
+      url: new URL(appleProfileUrl).pathname,
+    });
+    expect(late.statusCode).toBe(410);
+    expect(late.body).toMatch(/removal password/);
     // a tampered profile does not verify
     const tampered = Buffer.from(response.rawPayload);
     const at = tampered.indexOf('dnsSettings');

@@ -43,6 +43,8 @@ declare module 'fastify' {
 const DNS_MESSAGE = 'application/dns-message';
 const MAX_MESSAGE = 65_535;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** a profile with a removal password is served this long after the device is created */
+export const PROFILE_WITH_PASSWORD_MS = 60 * 60 * 1000;
 
 export interface DnsRoutesDeps {
   config: Config;
@@ -134,7 +136,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         ? await deps.db
             .selectFrom('computer_users as cu')
             .innerJoin('computers as c', 'c.id', 'cu.computer_id')
-            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password'])
+            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password', 'c.created_at'])
             .where('cu.id', '=', deviceId)
             .where('c.kind', '=', 'dns')
             .executeTakeFirst()
@@ -143,6 +145,19 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
       return reply
         .code(404)
         .send({ error: 'No Keyward DNS device has this profile: it may have been removed.' });
+    }
+    // A profile with a removal password carries it in clear text (a plist, signed, not
+    // encrypted: only an MDM encrypts profiles to a device), and this address needs no session;
+    // the child can read the device id in the device's settings. So it is served only during the
+    // setup window after the device is created, when the parent installs it.
+    if (
+      row.dns_removal_password !== null &&
+      deps.clock.now().getTime() - new Date(row.created_at).getTime() > PROFILE_WITH_PASSWORD_MS
+    ) {
+      return reply.code(410).send({
+        error:
+          'This profile has a removal password, so it could only be downloaded in the hour after the device was created. Connect the device again from the dashboard to get a new one.',
+      });
     }
     const profile = appleDnsProfile({
       deviceId: row.id,
