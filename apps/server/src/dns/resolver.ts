@@ -233,7 +233,9 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     }
     const decision = decideDnsName(device.policy, name, now);
     if (decision.verdict === 'block') {
-      options.blockedNames?.note(device.deviceId, name, now);
+      // a service name (`_443._https.example.com`, what browsers ask HTTPS records with) is
+      // not one a child would ask for: only the names themselves are kept
+      if (!name.startsWith('_')) options.blockedNames?.note(device.deviceId, name, now);
       options.queryHours?.note(device.deviceId, true, now);
       return done({ bytes: blockedResponse(query), ttl: BLOCKED_TTL_SECONDS, outcome: 'blocked' });
     }
