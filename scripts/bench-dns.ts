@@ -67,8 +67,17 @@ function compileFigures() {
   gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
   const perDeviceKb = (heapAfter - heapBefore) / policies.length / 1024;
+  // the first run pays for the JIT; a server compiles each device's policy when it first asks
+  // and again on each change, so the runs after the first are its steady state
+  const again: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const at = performance.now();
+    inputs.map((input) => compileDnsPolicy(input));
+    again.push(performance.now() - at);
+  }
+  const median = again.sort((a, b) => a - b)[2]!;
   console.log(
-    `compile: 1,000 devices × 200 keys in ${ms.toFixed(1)} ms (goal ≤ 100 ms); heap ${perDeviceKb.toFixed(1)} KB per compiled policy${gc ? '' : ' (no --expose-gc: rough)'} (goal ≤ 50 KB)`,
+    `compile: 1,000 devices × 200 keys in ${ms.toFixed(1)} ms the first time, median of the next 5 ${median.toFixed(1)} ms (goal ≤ 100 ms); heap ${perDeviceKb.toFixed(1)} KB per compiled policy${gc ? '' : ' (no --expose-gc: rough)'} (goal ≤ 50 KB)`,
   );
   return { ms, perDeviceKb, keep: policies.length };
 }

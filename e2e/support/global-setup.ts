@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDnsUpstream } from './dns-upstream.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 import { startSlackCatcher } from './slack-catcher.ts';
 
@@ -40,6 +41,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const catcher = await startMailCatcher(mailDir);
   const slack = await startSlackCatcher(slackDir);
+  // issue 33: Keyward DNS forwards allowed names to a local fake, and serves DoH over HTTPS
+  const dnsUpstream = await startDnsUpstream();
+  const dohPort = await freePort();
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const logPath = join(workDir, 'server.log');
@@ -67,6 +71,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // (WebAuthn refuses an IP address as relying party).
       DASHBOARD_URL: `${baseURL},http://localhost:${port}`,
       WEB_DIST: webCopy,
+      DNS_UPSTREAM: dnsUpstream.url,
+      DNS_DOH_PORT: String(dohPort),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +84,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await stopProcess(server);
     await catcher.close();
     await slack.close();
+    await dnsUpstream.close();
     log.end();
     if (process.env.KEEP_E2E_TMP) console.log(`e2e files kept in ${workDir}`);
     else rmSync(workDir, { recursive: true, force: true });
@@ -95,6 +102,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_SLACK_DIR = slackDir;
   process.env.E2E_SERVER_LOG = logPath;
+  process.env.E2E_DOH_PORT = String(dohPort);
   return stop;
 }
 

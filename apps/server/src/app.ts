@@ -24,6 +24,7 @@ import { registerDns } from './http/dns.ts';
 import { registerSignedInPages } from './http/signed-in-page.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
+import { runDnsSilence } from './jobs/dns-silence.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
 import { notificationsDelivered } from './requests/notify.ts';
 import type { Services } from './pairql/context.ts';
@@ -189,6 +190,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // issue 23: the weekly report's one-click stop (RFC 8058)
   registerWeeklyReportRoutes(app, { db, clock, tokens: services.tokens });
   // Daily jobs (retention, subscriptions) on schedule in every mode but test; one instance per run (§9).
+  const notify = {
+    db,
+    config,
+    clock,
+    services,
+    log: app.log,
+    dashboardUrl: config.dashboardUrls[0]!,
+  };
+  // issue 33: the hourly DNS silence job, also run on demand by tests
+  app.decorate('runDnsSilence', (now: Date) => runDnsSilence(notify, now));
   const stopJobs = startScheduledJobs({
     db,
     config,
@@ -198,6 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     email: services.email,
     tokens: services.tokens,
     log: app.log,
+    notify,
     onRun: (job, outcome, seconds) =>
       (app as unknown as { metrics?: JobRunMetrics }).metrics?.jobRun(job, outcome, seconds),
   });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -206,6 +206,56 @@ describe('CreateDnsDevice', () => {
       url: new URL(appleProfileUrl!).pathname,
     });
     expect(again.body).toBe(profile);
+  });
+
+  test('without a removal password the profile has none; a non-Apple device cannot have one', async () => {
+    const { appleProfileUrl } = await familyWithDevice(server, 'macos');
+    const profile = (
+      await server.app.inject({ method: 'GET', url: new URL(appleProfileUrl!).pathname })
+    ).body;
+    expect(profile).not.toContain('com.apple.profileRemovalPassword');
+    expect(profile).not.toContain('PayloadRemovalDisallowed');
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId);
+    const refused = await server.call(
+      'CreateDnsDevice',
+      { childId, kind: 'android', name: 'Phone', removalPassword: 'secret' },
+      { token: parent.token },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.userMessage).toMatch(/Only an Apple configuration profile/);
+    const rows = await server.db
+      .selectFrom('computer_users')
+      .select('id')
+      .where('child_id', '=', childId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  test('with its essentials, the child gets the kind’s keychain once (and without, none)', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const childId = await addChild(server, parent.adminId);
+    for (const name of ['Phone', 'Tablet']) {
+      const created = await server.call(
+        'CreateDnsDevice',
+        { childId, kind: 'android', name, withEssentials: true },
+        { token: parent.token },
+      );
+      expect(created.status).toBe(200);
+    }
+    const other = await server.call(
+      'CreateDnsDevice',
+      { childId, kind: 'windows', name: 'Laptop' },
+      { token: parent.token },
+    );
+    expect(other.status).toBe(200);
+    const held = await server.db
+      .selectFrom('child_keychains as ck')
+      .innerJoin('keychains as k', 'k.id', 'ck.keychain_id')
+      .select('k.name')
+      .where('ck.child_id', '=', childId)
+      .execute();
+    expect(held.map((row) => row.name)).toEqual(['Android essentials']);
   });
 
   test('an unknown profile is a 404 in words', async () => {
@@ -791,6 +841,59 @@ describe('DoT under attack and certificate renewal', () => {
     expect(answers).toBe(1_000);
     socket.destroy();
   }, 60_000);
+
+  test('with a certificate configured, the Apple profile is signed (CMS), with its removal password', async () => {
+    const parent = await tlsServer.signUpVerifiedParent();
+    const childId = await addChild(tlsServer, parent.adminId, { name: 'Ada' });
+    const created = await tlsServer.call(
+      'CreateDnsDevice',
+      { childId, kind: 'ios', name: 'Ada’s iPad', removalPassword: 'open <sesame>' },
+      { token: parent.token },
+    );
+    expect(created.status).toBe(200);
+    const { appleProfileUrl } = created.body as { appleProfileUrl: string };
+    const response = await tlsServer.app.inject({
+      method: 'GET',
+      url: new URL(appleProfileUrl).pathname,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/x-apple-aspen-config');
+    const signed = path.join(dir, 'profile.der');
+    writeFileSync(signed, response.rawPayload);
+    // Debian's openssl checks the signature and the chain to the test CA, and gives the content
+    const { stdout } = await run('openssl', [
+      'cms',
+      '-verify',
+      '-inform',
+      'DER',
+      '-in',
+      signed,
+      '-CAfile',
+      path.join(dir, 'ca.pem'),
+      '-purpose',
+      'any',
+    ]);
+    expect(stdout).toContain('<string>com.apple.dnsSettings.managed</string>');
+    expect(stdout).toContain('<string>com.apple.profileRemovalPassword</string>');
+    expect(stdout).toContain('<string>open &lt;sesame&gt;</string>');
+    expect(stdout).toMatch(/<key>PayloadRemovalDisallowed<\/key>\s*<true\/>/);
+    // the password is in the profile in clear text: only the setup hour serves it
+    tlsServer.clock.advance(61 * 60 * 1000);
+    const late = await tlsServer.app.inject({
+      method: 'GET',
+      url: new URL(appleProfileUrl).pathname,
+    });
+    expect(late.statusCode).toBe(410);
+    expect(late.body).toMatch(/removal password/);
+    // a tampered profile does not verify
+    const tampered = Buffer.from(response.rawPayload);
+    const at = tampered.indexOf('dnsSettings');
+    tampered[at] = 'D'.charCodeAt(0);
+    writeFileSync(signed, tampered);
+    await expect(
+      run('openssl', ['cms', '-verify', '-inform', 'DER', '-in', signed, '-noverify']),
+    ).rejects.toThrow();
+  });
 
   test('a renewed certificate is served without a restart', async () => {
     const ca = readFileSync(path.join(dir, 'ca.pem'));

@@ -4,17 +4,24 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   CATALOGUE_PARENT_EMAIL,
   CATALOGUE_PARENT_ID,
-  PUBLIC_KEYCHAINS,
+  PUBLIC_KEYCHAINS as FIRST_KEYCHAINS,
 } from '../src/db/migrations/0003_public_keychains.ts';
+import { ESSENTIALS_KEYCHAINS } from '../src/db/migrations/0025_dns_devices.ts';
 import { fromDbBool, fromDbJson } from '../src/db/values.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 
+// migration 0003's keychains, and issue 33's essentials (migration 0025)
+const PUBLIC_KEYCHAINS = [...FIRST_KEYCHAINS, ...ESSENTIALS_KEYCHAINS];
+
 describe('the public keychain catalogue (data)', () => {
-  test('has at least 8 keychains with distinct ids and names, one with a warning', () => {
+  test('has at least 8 keychains with distinct ids and names, two with a warning', () => {
     expect(PUBLIC_KEYCHAINS.length).toBeGreaterThanOrEqual(8);
     expect(new Set(PUBLIC_KEYCHAINS.map((k) => k.id)).size).toBe(PUBLIC_KEYCHAINS.length);
     expect(new Set(PUBLIC_KEYCHAINS.map((k) => k.name)).size).toBe(PUBLIC_KEYCHAINS.length);
-    expect(PUBLIC_KEYCHAINS.filter((k) => k.warning).length).toBe(1);
+    expect(PUBLIC_KEYCHAINS.filter((k) => k.warning).map((k) => k.name)).toEqual([
+      'Microsoft 365 for school',
+      'Android essentials',
+    ]);
   });
 
   test.each(
@@ -80,7 +87,7 @@ describe('the public keychain catalogue (database)', () => {
   });
 
   test('Google Workspace only opens exact Google domains (google.com is a large shared host)', () => {
-    const google = PUBLIC_KEYCHAINS.find((k) => k.name === 'Google Workspace for Education')!;
+    const google = FIRST_KEYCHAINS.find((k) => k.name === 'Google Workspace for Education')!;
     for (const { key } of google.keys) {
       if (key.type === 'anySubdomain') expect(key.domain.endsWith('google.com')).toBe(false);
     }

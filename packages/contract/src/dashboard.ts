@@ -56,6 +56,37 @@ import {
 export const DnsDeviceKind = z.enum(['android', 'ios', 'macos', 'windows', 'other']);
 export type DnsDeviceKind = z.infer<typeof DnsDeviceKind>;
 
+/** Issue 33: a name a DNS device asked, with how often (in the last 24 hours) and when last. */
+export const DnsNameCount = z.object({ name: z.string(), count: z.number(), lastAt: IsoDate });
+export type DnsNameCount = z.infer<typeof DnsNameCount>;
+
+/** Issue 33: a Keyward DNS device's page (GetDnsDevice), docs/dns.md. */
+export const DnsDeviceDetails = z.object({
+  id: Uuid,
+  computerId: Uuid,
+  childId: Uuid,
+  childName: z.string(),
+  name: z.string(),
+  kind: DnsDeviceKind,
+  dohUrl: z.string(),
+  dotHostname: z.string(),
+  appleProfileUrl: z.string().optional(),
+  hasRemovalPassword: z.boolean(),
+  /** the last query's time (written at most every 15 s); absent: never seen */
+  lastQueryAt: IsoDate.optional(),
+  /** since midnight in the family's time zone (rounded to its hour) */
+  queriesToday: z.number(),
+  blockedToday: z.number(),
+  /** the most asked names of the last 24 hours, at most 10 each */
+  topAllowed: z.array(DnsNameCount),
+  topBlocked: z.array(DnsNameCount),
+  /** the names blocked most recently (last 24 hours), at most 20 */
+  recentlyBlocked: z.array(DnsNameCount),
+  /** the child's keys in force that DNS cannot enforce (a path, an app, an IP address) */
+  keysNotForDns: z.number(),
+});
+export type DnsDeviceDetails = z.infer<typeof DnsDeviceDetails>;
+
 const LoginOutput = z.object({ adminId: Uuid, token: Uuid });
 
 const CheckoutSessionInput = inputObject({ stripeCheckoutSessionId: z.string() });
@@ -134,6 +165,10 @@ export const dashboard = {
       childId: Uuid,
       kind: DnsDeviceKind,
       name: z.string().trim().min(1).max(LIMITS.name),
+      /** also give the child the kind's essentials keychain (Android, Apple, Windows) */
+      withEssentials: z.boolean().optional(),
+      /** ios and macos: the password the profile asks before it can be removed */
+      removalPassword: z.string().min(1).max(LIMITS.name).optional(),
     }),
     output: z.object({
       id: Uuid,
@@ -145,6 +180,8 @@ export const dashboard = {
       appleProfileUrl: z.string().optional(),
     }),
   },
+  /** Issue 33: one Keyward DNS device (by its computer's id, its page's) with its status and names */
+  GetDnsDevice: { auth: 'parent', input: Uuid, output: DnsDeviceDetails },
   CreatePendingNotificationMethod: {
     auth: 'parent',
     input: NotificationMethodConfig,

@@ -675,6 +675,8 @@ export const FamilyDevice = z.object({
   name: z.string(),
   model: z.string(),
   path: z.string(),
+  /** a Mac's, a browser's or a DNS device's computer (its page's id) */
+  computerId: Uuid.optional(),
   status: ChildComputerStatus.optional(),
   lastSeenAt: IsoDate.optional(),
   osVersion: z.string().optional(),

@@ -109,6 +109,27 @@ const examples: Examples = {
       appleProfileUrl: `https://keyward.example/dns-profile/${ids.child}.mobileconfig`,
     },
   },
+  GetDnsDevice: {
+    input: ids.child,
+    output: {
+      id: ids.child,
+      computerId: ids.child,
+      childId: ids.child,
+      childName: 'Ada',
+      name: 'Ada’s phone',
+      kind: 'android',
+      dohUrl: `https://keyward.example/dns-query/${ids.child}`,
+      dotHostname: `${ids.child}.dns.keyward.example`,
+      hasRemovalPassword: false,
+      lastQueryAt: '2026-12-01T12:00:00.000Z',
+      queriesToday: 12,
+      blockedToday: 2,
+      topAllowed: [{ name: 'khanacademy.org', count: 10, lastAt: '2026-12-01T12:00:00.000Z' }],
+      topBlocked: [{ name: 'games.example', count: 2, lastAt: '2026-12-01T11:00:00.000Z' }],
+      recentlyBlocked: [{ name: 'games.example', count: 2, lastAt: '2026-12-01T11:00:00.000Z' }],
+      keysNotForDns: 1,
+    },
+  },
   CreatePendingNotificationMethod: {
     input: { case: 'text', phoneNumber: '+15555550123' },
     output: { methodId: ids.method },
@@ -569,7 +590,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest, GetScreenTime
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 2 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice, GetDnsDevice; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest, GetScreenTime
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -597,7 +618,7 @@ describe('dashboard operation table', () => {
       'VerifySignupEmail',
     ]);
     expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(
-      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1 + 5,
+      44 + 9 + 4 + 2 + 1 + 1 + 5 + 2 + 5, // issue 33: CreateDnsDevice, GetDnsDevice; issue 34: five
     );
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 

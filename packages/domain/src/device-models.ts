@@ -139,6 +139,11 @@ export function dnsModelIdentifier(kind: string): string {
   return `dns:${kind}`;
 }
 
+/** Issue 33: whether a computer's model identifier is a Keyward DNS device's. */
+export function isDnsModel(modelIdentifier: string): boolean {
+  return /^dns:\w+$/.test(modelIdentifier.trim());
+}
+
 /** "Android phone or tablet (Keyward DNS)"; undefined for any other identifier. */
 export function dnsModelTitle(modelIdentifier: string): string | undefined {
   const match = /^dns:(\w+)$/.exec(modelIdentifier.trim());

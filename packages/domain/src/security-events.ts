@@ -124,6 +124,22 @@ const BROWSER_EVENTS = {
   SecurityEventWording
 >;
 
+/** issue 33: Keyward DNS devices' signals (the server's silence job raises them). */
+export const DNS_SECURITY_EVENT_NAMES = {
+  deviceSilent: 'dnsDeviceSilent',
+} as const;
+
+const DNS_EVENTS = {
+  dnsDeviceSilent: {
+    words: 'Keyward DNS device silent for a day',
+    explanation:
+      'A device filtered by Keyward DNS was in use but has not asked Keyward anything for a day. It may be switched off, or the child may have removed its profile or changed its Private DNS or DNS setting, which leaves it unfiltered. Check the device.',
+  },
+} satisfies Record<
+  (typeof DNS_SECURITY_EVENT_NAMES)[keyof typeof DNS_SECURITY_EVENT_NAMES],
+  SecurityEventWording
+>;
+
 const DASHBOARD_EVENTS = {
   login: { words: 'Login', explanation: 'Someone logged in to this parent account.' },
   loginFailed: {
@@ -206,6 +222,7 @@ const DASHBOARD_EVENTS = {
 const ALL: Record<string, SecurityEventWording> = {
   ...MAC_EVENTS,
   ...BROWSER_EVENTS,
+  ...DNS_EVENTS,
   ...DASHBOARD_EVENTS,
 };
 

@@ -1,6 +1,12 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
 import { isIpAddress, type KeyEditorState, newKeyEditorState, normaliseAddress } from './keys.ts';
 
+/**
+ * Issue 33: the app id a Keyward DNS device's unlock requests carry (there is no app to name). DNS
+ * cannot tell apps apart, so such a request becomes a key for the address, not for an app.
+ */
+export const DNS_REQUEST_APP = 'dns:keyward';
+
 export function isBrowserApp(request: Pick<UnlockRequest, 'appCategories'>): boolean {
   return request.appCategories.includes('browser');
 }
@@ -20,7 +26,7 @@ export function unlockRequestToKeyEditorState(request: UnlockRequest): KeyEditor
     return { ...base, ...app, keyType: 'app', appScope: 'unrestricted' };
   }
   const addressType = isIpAddress(address) ? 'ip' : 'strict';
-  if (isBrowserApp(request) || !hasApp) {
+  if (isBrowserApp(request) || !hasApp || request.appBundleId === DNS_REQUEST_APP) {
     return { ...base, address, addressType, addressScope: 'webBrowsers' };
   }
   return { ...base, ...app, keyType: 'app', appScope: 'address', address, addressType };

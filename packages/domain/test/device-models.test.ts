@@ -3,6 +3,8 @@ import { describe, expect, test } from 'vitest';
 import {
   browserModelIdentifier,
   describeModel,
+  dnsModelIdentifier,
+  isDnsModel,
   KNOWN_MODEL_IDENTIFIERS,
 } from '../src/device-models.ts';
 
@@ -56,4 +58,12 @@ describe('describeModel', () => {
 test('a browser model identifier survives a browser name with a colon', () => {
   const identifier = browserModelIdentifier('Odd:Browser', 'linux');
   expect(describeModel(identifier)).toEqual({ family: 'unknown', title: 'Odd Browser on Linux' });
+});
+
+test('a Keyward DNS device is told by its model identifier (issue 33)', () => {
+  expect(isDnsModel(dnsModelIdentifier('android'))).toBe(true);
+  expect(isDnsModel('dns:ios')).toBe(true);
+  for (const other of ['MacBookPro18,1', 'browser:chrome:linux', 'dns:', 'xdns:ios', 'dns:a b']) {
+    expect(isDnsModel(other)).toBe(false);
+  }
 });

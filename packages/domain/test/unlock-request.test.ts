@@ -1,7 +1,11 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
 import { type KeyEditorState, keyEditorStateToSharedKey, newKeyEditorState } from '../src/keys.ts';
-import { isBrowserApp, unlockRequestToKeyEditorState } from '../src/unlock-request.ts';
+import {
+  DNS_REQUEST_APP,
+  isBrowserApp,
+  unlockRequestToKeyEditorState,
+} from '../src/unlock-request.ts';
 
 const request = (overrides: Partial<UnlockRequest>): UnlockRequest => ({
   id: '8d7f3a52-4c5e-4d8e-9a3b-2f1e0c9d8b7a',
@@ -25,6 +29,11 @@ const editor = (overrides: Partial<KeyEditorState>): KeyEditorState => ({
 
 describe('unlockRequestToKeyEditorState', () => {
   test.each<[string, UnlockRequest, KeyEditorState]>([
+    [
+      'issue 33: a Keyward DNS device’s request → a domain key DNS can apply (not an app key)',
+      request({ appBundleId: DNS_REQUEST_APP, domain: 'games.example.org' }),
+      editor({ address: 'games.example.org', addressType: 'strict', addressScope: 'webBrowsers' }),
+    ],
     [
       'url in a browser → exact host of the url, domain key, web browsers',
       request({

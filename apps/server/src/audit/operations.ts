@@ -43,6 +43,7 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetDataExport',
   'GetDevice',
   'GetDevices',
+  'GetDnsDevice',
   'GetFamilyDevices',
   'GetIdentifiedApps',
   'GetInbox',

@@ -165,6 +165,8 @@ export interface ComputersTable {
   kind: ColumnType<ComputerKind, ComputerKind | undefined, ComputerKind>;
   platform: string | null;
   browser: string | null;
+  /** issue 33: a DNS device's Apple profile removal password, when the parent set one */
+  dns_removal_password: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Ts;
   updated_at: Ts;
 }
@@ -176,6 +178,17 @@ export interface DnsBlockedNamesTable {
   name: string;
   count: number;
   last_at: Ts;
+}
+
+/** Issue 33: the names a DNS device resolved (as dns_blocked_names, for its page's top names). */
+export type DnsAllowedNamesTable = DnsBlockedNamesTable;
+
+/** Issue 33: per DNS device and hour (its start), queries and blocked ones; kept 48 hours. */
+export interface DnsQueryHoursTable {
+  computer_user_id: string;
+  hour: Ts;
+  queries: number;
+  blocked: number;
 }
 
 // §1.3 child side
@@ -640,6 +653,8 @@ export interface Database {
   dns_blocked_names: DnsBlockedNamesTable;
   screen_time_minutes: ScreenTimeMinutesTable;
   more_time_requests: MoreTimeRequestsTable;
+  dns_allowed_names: DnsAllowedNamesTable;
+  dns_query_hours: DnsQueryHoursTable;
   computer_users: ComputerUsersTable;
   mac_app_tokens: MacAppTokensTable;
   child_keychains: ChildKeychainsTable;

@@ -167,11 +167,39 @@ const macSource: DeviceKindSource = {
     const rows = await query.orderBy('ch.name').orderBy('cu.created_at').orderBy('cu.id').execute();
     const statuses = await computerUserStatuses(
       db,
-      rows.map((row) => row.id),
+      rows.filter((row) => row.computer_kind !== 'dns').map((row) => row.id),
       now,
+    );
+    // issue 33: a DNS device reports no filter state; its status is when it last asked a name
+    const dnsIds = rows.filter((row) => row.computer_kind === 'dns').map((row) => row.id);
+    const lastQueries = new Map(
+      dnsIds.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom('device_presence')
+              .select(['computer_user_id', 'last_seen_at'])
+              .where('computer_user_id', 'in', dnsIds)
+              .execute()
+          ).map((row) => [row.computer_user_id, new Date(row.last_seen_at).toISOString()]),
     );
     return rows.map((row) => {
       const model = describeModel(row.model_identifier);
+      if (row.computer_kind === 'dns') {
+        const lastSeenAt = lastQueries.get(row.id);
+        return {
+          kind: 'dns' as const,
+          id: row.id,
+          childId: row.child_id,
+          childName: row.child_name,
+          name: row.custom_name ?? model.title,
+          model: model.title,
+          path: `/computers/${row.computer_id}`,
+          computerId: row.computer_id,
+          ...(lastSeenAt ? { lastSeenAt } : {}),
+          modelFamily: model.family,
+        };
+      }
       return {
         kind: computerDeviceKind(row.computer_kind),
         id: row.id,
@@ -180,6 +208,7 @@ const macSource: DeviceKindSource = {
         name: row.custom_name ?? model.title,
         model: model.title,
         path: `/computers/${row.computer_id}`,
+        computerId: row.computer_id,
         status: statuses.get(row.id) ?? { case: 'offline' as const },
         appVersion: row.app_version,
         modelFamily: model.family,

@@ -13,6 +13,8 @@ export interface AppleDnsProfileInput {
   appName: string;
   /** the server's host, reversed into the payload identifiers */
   serverHost: string;
+  /** the parent's removal password: the device asks it before the profile can be removed */
+  removalPassword?: string | null | undefined;
 }
 
 function escapeXml(text: string): string {
@@ -52,6 +54,30 @@ export function appleDnsProfile(input: AppleDnsProfileInput): string {
   const identifier = `${input.serverHost.split('.').reverse().join('.')}.keyward-dns.${input.deviceId}`;
   const name = escapeXml(input.appName);
   const device = escapeXml(input.deviceName);
+  const password = input.removalPassword ? escapeXml(input.removalPassword) : undefined;
+  // Apple's com.apple.profileRemovalPassword payload, with PayloadRemovalDisallowed on the profile
+  const removal = password
+    ? `
+    <dict>
+      <key>PayloadDisplayName</key>
+      <string>Removal password</string>
+      <key>PayloadIdentifier</key>
+      <string>${escapeXml(identifier)}.removalPassword</string>
+      <key>PayloadType</key>
+      <string>com.apple.profileRemovalPassword</string>
+      <key>PayloadUUID</key>
+      <string>${stableUuid(`removal-password:${input.deviceId}`)}</string>
+      <key>PayloadVersion</key>
+      <integer>1</integer>
+      <key>RemovalPassword</key>
+      <string>${password}</string>
+    </dict>`
+    : '';
+  const removalDisallowed = password
+    ? `
+  <key>PayloadRemovalDisallowed</key>
+  <true/>`
+    : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
@@ -76,14 +102,14 @@ export function appleDnsProfile(input: AppleDnsProfileInput): string {
       <string>${stableUuid(`dns-settings:${input.deviceId}`)}</string>
       <key>PayloadVersion</key>
       <integer>1</integer>
-    </dict>
+    </dict>${removal}
   </array>
   <key>PayloadDescription</key>
   <string>Filters this device with ${name}: only what a parent's keys unlock resolves.</string>
   <key>PayloadDisplayName</key>
   <string>${name} DNS for ${device}</string>
   <key>PayloadIdentifier</key>
-  <string>${escapeXml(identifier)}</string>
+  <string>${escapeXml(identifier)}</string>${removalDisallowed}
   <key>PayloadType</key>
   <string>Configuration</string>
   <key>PayloadUUID</key>

@@ -6,6 +6,9 @@ import { toDbTime } from '../db/values.ts';
 // MAX_PER_DEVICE per device (dns_blocked_names), for the child's /ask/<device id> page. A blocked
 // query only notes the name in memory; the notes are written every FLUSH_MS in one batch per
 // device, so a flood of blocked queries costs a few writes, not one per query.
+// The same code keeps the names a device resolved (dns_allowed_names, migration 0025) for the
+// device's page: its top allowed and blocked names. A name's count adds up while it is asked
+// without a 24-hour gap (then its row is deleted and counting starts again).
 
 export const KEEP_MS = 24 * 60 * 60 * 1000;
 export const MAX_PER_DEVICE = 200;
@@ -24,10 +27,18 @@ export interface BlockedNames {
   /** writes what is noted now (tests; and before close) */
   flush(): Promise<void>;
   list(deviceId: string, now: Date, limit?: number): Promise<BlockedName[]>;
+  /** the names asked most in the last 24 hours, most first */
+  top(deviceId: string, now: Date, limit: number): Promise<BlockedName[]>;
   close(): Promise<void>;
 }
 
-export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames {
+export type NamesTable = 'dns_blocked_names' | 'dns_allowed_names';
+
+export function createBlockedNames(
+  db: Db,
+  log: FastifyBaseLogger,
+  table: NamesTable = 'dns_blocked_names',
+): BlockedNames {
   let pending = new Map<string, Map<string, { count: number; at: Date }>>();
   let pendingCount = 0;
   let flushing: Promise<void> = Promise.resolve();
@@ -38,11 +49,11 @@ export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames
         await db.transaction().execute(async (trx) => {
           for (const [name, { count, at }] of names) {
             await trx
-              .insertInto('dns_blocked_names')
+              .insertInto(table)
               .values({ computer_user_id: deviceId, name, count, last_at: toDbTime(at) })
               .onConflict((oc) =>
                 oc.columns(['computer_user_id', 'name']).doUpdateSet((eb) => ({
-                  count: eb('dns_blocked_names.count', '+', count),
+                  count: eb(`${table}.count`, '+', count),
                   last_at: toDbTime(at),
                 })),
               )
@@ -50,12 +61,12 @@ export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames
           }
           const latest = [...names.values()].reduce((a, b) => (a.at > b.at ? a : b)).at;
           await trx
-            .deleteFrom('dns_blocked_names')
+            .deleteFrom(table)
             .where('computer_user_id', '=', deviceId)
             .where('last_at', '<', toDbTime(new Date(latest.getTime() - KEEP_MS)))
             .execute();
           const kept = await trx
-            .selectFrom('dns_blocked_names')
+            .selectFrom(table)
             .select('name')
             .where('computer_user_id', '=', deviceId)
             .orderBy('last_at', 'desc')
@@ -65,7 +76,7 @@ export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames
             .execute();
           if (kept.length > 0) {
             await trx
-              .deleteFrom('dns_blocked_names')
+              .deleteFrom(table)
               .where('computer_user_id', '=', deviceId)
               .where(
                 'name',
@@ -77,7 +88,7 @@ export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames
         });
       } catch (error) {
         // a device removed meanwhile (its rows cascade away), or the database down: the notes go
-        log.warn({ err: error, deviceId }, 'Keyward DNS: could not keep blocked names');
+        log.warn({ err: error, deviceId }, `Keyward DNS: could not keep ${table}`);
       }
     }
   }
@@ -111,25 +122,37 @@ export function createBlockedNames(db: Db, log: FastifyBaseLogger): BlockedNames
       pendingCount++;
     },
     flush,
-    async list(deviceId, now, limit = 50) {
-      const rows = await db
-        .selectFrom('dns_blocked_names')
-        .select(['name', 'count', 'last_at'])
-        .where('computer_user_id', '=', deviceId)
-        .where('last_at', '>', toDbTime(new Date(now.getTime() - KEEP_MS)))
-        .orderBy('last_at', 'desc')
-        .orderBy('name')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => ({
-        name: row.name,
-        count: Number(row.count),
-        lastAt: new Date(row.last_at),
-      }));
-    },
+    list: (deviceId, now, limit = 50) => readNames(db, table, deviceId, now, 'recent', limit),
+    top: (deviceId, now, limit) => readNames(db, table, deviceId, now, 'top', limit),
     async close() {
       clearInterval(timer);
       await flush();
     },
   };
+}
+
+/** A device's names of the last 24 hours: the most recent first, or the most asked first. */
+export async function readNames(
+  db: Db,
+  table: NamesTable,
+  deviceId: string,
+  now: Date,
+  order: 'recent' | 'top',
+  limit: number,
+): Promise<BlockedName[]> {
+  let query = db
+    .selectFrom(table)
+    .select(['name', 'count', 'last_at'])
+    .where('computer_user_id', '=', deviceId)
+    .where('last_at', '>', toDbTime(new Date(now.getTime() - KEEP_MS)));
+  query =
+    order === 'top'
+      ? query.orderBy('count', 'desc').orderBy('name')
+      : query.orderBy('last_at', 'desc').orderBy('name');
+  const rows = await query.limit(limit).execute();
+  return rows.map((row) => ({
+    name: row.name,
+    count: Number(row.count),
+    lastAt: new Date(row.last_at),
+  }));
 }

@@ -6,6 +6,7 @@ import { touchPresence } from '../devices/presence.ts';
 import type { Clock } from '../services/clock.ts';
 import type { PushHub } from '../services/push.ts';
 import type { BlockedNames } from './blocked-names.ts';
+import type { QueryHours } from './query-hours.ts';
 import { AnswerCache, type CachedAnswer, cachedAnswerOf, cacheKey } from './answer-cache.ts';
 import type { DnsConfig } from './dns-config.ts';
 import { createDevicePolicies, DEVICE_ID, type DevicePolicies } from './device-policies.ts';
@@ -65,6 +66,10 @@ export interface DnsResolverOptions {
   onQuery?: (transport: DnsTransport, outcome: DnsOutcome) => void;
   /** where blocked names are kept for the device's /ask page */
   blockedNames?: BlockedNames;
+  /** issue 33: where allowed names are kept for the device's page (its top allowed names) */
+  allowedNames?: BlockedNames;
+  /** issue 33: per hour, the device's queries and blocked ones (today's queries on its page) */
+  queryHours?: QueryHours;
   /** tests: another forwarder */
   forwarder?: Forwarder;
 }
@@ -219,6 +224,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
 
     const name = normalizeQueryName(query.question.name);
     if (NEGATIVE_NAMES.has(name)) {
+      options.queryHours?.note(device.deviceId, true, now);
       return done({
         bytes: blockedResponse(query, true),
         ttl: BLOCKED_TTL_SECONDS,
@@ -227,9 +233,14 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     }
     const decision = decideDnsName(device.policy, name, now);
     if (decision.verdict === 'block') {
-      options.blockedNames?.note(device.deviceId, name, now);
+      // a service name (`_443._https.example.com`, what browsers ask HTTPS records with) is
+      // not one a child would ask for: only the names themselves are kept
+      if (!name.startsWith('_')) options.blockedNames?.note(device.deviceId, name, now);
+      options.queryHours?.note(device.deviceId, true, now);
       return done({ bytes: blockedResponse(query), ttl: BLOCKED_TTL_SECONDS, outcome: 'blocked' });
     }
+    options.queryHours?.note(device.deviceId, false, now);
+    options.allowedNames?.note(device.deviceId, name, now);
     const { question } = query;
     const key = cacheKey(
       question.name,

@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
 import dnsPacket, { type Packet } from 'dns-packet';
@@ -147,28 +148,52 @@ function tlsAttempt(
     });
 }
 
-function httpsAttempt(upstream: Extract<DnsUpstream, { kind: 'https' }>): Attempt {
-  return async (question, signal) => {
-    // RFC 8484 §4.1: id 0 keeps the answer cacheable by HTTP caches
-    const id = 0;
-    try {
-      const response = await fetch(upstream.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/dns-message', accept: 'application/dns-message' },
-        body: new Uint8Array(upstreamQuery(question, id)),
-        signal,
-        redirect: 'error',
-      });
-      if (!response.ok) return undefined;
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > MAX_RESPONSE) return undefined;
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (bytes.length > MAX_RESPONSE) return undefined;
-      return answerTo(bytes, id, question);
-    } catch {
-      return undefined;
-    }
-  };
+function httpsAttempt(
+  upstream: Extract<DnsUpstream, { kind: 'https' }>,
+  ca: Buffer | undefined,
+): Attempt {
+  return (question, signal) =>
+    new Promise((resolve) => {
+      // RFC 8484 §4.1: id 0 keeps the answer cacheable by HTTP caches
+      const id = 0;
+      const body = upstreamQuery(question, id);
+      let settled = false;
+      const finish = (packet: Packet | undefined) => {
+        if (settled) return;
+        settled = true;
+        request.destroy();
+        resolve(packet);
+      };
+      // node:https rather than fetch, so that DNS_UPSTREAM_CA applies here too
+      const request = https.request(
+        upstream.url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/dns-message',
+            accept: 'application/dns-message',
+            'content-length': body.length,
+          },
+          signal,
+          ...(ca ? { ca } : {}),
+        },
+        (response) => {
+          const length = Number(response.headers['content-length'] ?? 0);
+          if (response.statusCode !== 200 || length > MAX_RESPONSE) return finish(undefined);
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_RESPONSE) return finish(undefined);
+            chunks.push(chunk);
+          });
+          response.on('end', () => finish(answerTo(Buffer.concat(chunks), id, question)));
+          response.on('error', () => finish(undefined));
+        },
+      );
+      request.on('error', () => finish(undefined));
+      request.end(body);
+    });
 }
 
 export function createForwarder(config: DnsConfig): Forwarder {
@@ -176,8 +201,8 @@ export function createForwarder(config: DnsConfig): Forwarder {
   const attempts = config.upstreams.map((upstream): Attempt => {
     if (upstream.kind === 'udp') return udpAttempt(upstream);
     if (upstream.kind === 'tls') return tlsAttempt(upstream, ca);
-    // fetch trusts Node's CA store (and NODE_EXTRA_CA_CERTS); DNS_UPSTREAM_CA is for tls://
-    return httpsAttempt(upstream);
+    // Node's CA store (and NODE_EXTRA_CA_CERTS), or DNS_UPSTREAM_CA when it is set
+    return httpsAttempt(upstream, ca);
   });
   const controllers = new Set<AbortController>();
   return {

@@ -1,3 +1,4 @@
+import { DNS_REQUEST_APP } from '@keyward/domain/unlock-request';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -16,9 +17,6 @@ import { clientIp } from '../services/client-ip.ts';
 // unlock and suspension requests as a Mac's (requests/), so the parent is notified and decides them
 // in the same inbox. No session: the device id is what the device itself uses to reach Keyward.
 // Plain HTML forms (no script), readable on a phone.
-
-/** The app id a DNS device's unlock requests carry (there is no app to name). */
-export const DNS_REQUEST_APP = 'dns:keyward';
 
 const SUSPENSIONS = [
   { minutes: 15, label: '15 minutes' },

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -12,12 +13,14 @@ import {
   serverHostsOf,
 } from '../dns/resolver.ts';
 import { appleDnsProfile } from '../dns/apple-profile.ts';
+import { signAppleProfile } from '../dns/profile-signing.ts';
 import { DEVICE_ID } from '../dns/device-policies.ts';
 import { dohUrlOf } from '../dns/device-urls.ts';
 import type { Clock } from '../services/clock.ts';
 import { type BlockedNames, createBlockedNames } from '../dns/blocked-names.ts';
 import type { Services } from '../pairql/context.ts';
 import { registerDnsAsk } from './dns-ask.ts';
+import { createQueryHours, type QueryHours } from '../dns/query-hours.ts';
 import type { PushHub } from '../services/push.ts';
 
 // Issue 33: Keyward DNS on the server (docs/dns.md): DoH (RFC 8484) at /dns-query/<device id> on
@@ -29,6 +32,8 @@ declare module 'fastify' {
     dns: {
       resolver: DnsResolver;
       blockedNames: BlockedNames;
+      allowedNames: BlockedNames;
+      queryHours: QueryHours;
       dotPort(): number | undefined;
       dohPort(): number | undefined;
     };
@@ -38,6 +43,8 @@ declare module 'fastify' {
 const DNS_MESSAGE = 'application/dns-message';
 const MAX_MESSAGE = 65_535;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** a profile with a removal password is served this long after the device is created */
+export const PROFILE_WITH_PASSWORD_MS = 60 * 60 * 1000;
 
 export interface DnsRoutesDeps {
   config: Config;
@@ -51,8 +58,12 @@ export interface DnsRoutesDeps {
 export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Promise<void> {
   const { config } = deps;
   const blockedNames = createBlockedNames(deps.db, app.log);
+  const allowedNames = createBlockedNames(deps.db, app.log, 'dns_allowed_names');
+  const queryHours = createQueryHours(deps.db, app.log);
   const resolver = createDnsResolver({
     blockedNames,
+    allowedNames,
+    queryHours,
     config: config.dns,
     db: deps.db,
     clock: deps.clock,
@@ -66,6 +77,8 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
   app.decorate('dns', {
     resolver,
     blockedNames,
+    allowedNames,
+    queryHours,
     dotPort: () => dot?.port(),
     dohPort: () => doh?.port(),
   });
@@ -123,7 +136,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         ? await deps.db
             .selectFrom('computer_users as cu')
             .innerJoin('computers as c', 'c.id', 'cu.computer_id')
-            .select(['cu.id', 'cu.full_username'])
+            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password', 'c.created_at'])
             .where('cu.id', '=', deviceId)
             .where('c.kind', '=', 'dns')
             .executeTakeFirst()
@@ -133,18 +146,47 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         .code(404)
         .send({ error: 'No Keyward DNS device has this profile: it may have been removed.' });
     }
+    // A profile with a removal password carries it in clear text (a plist, signed, not
+    // encrypted: only an MDM encrypts profiles to a device), and this address needs no session;
+    // the child can read the device id in the device's settings. So it is served only during the
+    // setup window after the device is created, when the parent installs it.
+    if (
+      row.dns_removal_password !== null &&
+      deps.clock.now().getTime() - new Date(row.created_at).getTime() > PROFILE_WITH_PASSWORD_MS
+    ) {
+      return reply.code(410).send({
+        error:
+          'This profile has a removal password, so it could only be downloaded in the hour after the device was created. Connect the device again from the dashboard to get a new one.',
+      });
+    }
     const profile = appleDnsProfile({
       deviceId: row.id,
       deviceName: row.full_username,
       dohUrl: dohUrlOf(config, row.id),
       appName: config.appName,
       serverHost: new URL(config.publicUrl).hostname,
+      removalPassword: row.dns_removal_password,
     });
+    // signed when a certificate is configured (a renewed one is read again from its files)
+    let body: string | Buffer = profile;
+    const { tlsCertFile, tlsKeyFile } = config.dns;
+    if (tlsCertFile && tlsKeyFile) {
+      try {
+        const [chain, key] = await Promise.all([
+          readFile(tlsCertFile, 'utf8'),
+          readFile(tlsKeyFile, 'utf8'),
+        ]);
+        body = signAppleProfile(profile, chain, key, deps.clock.now());
+      } catch (error) {
+        // the profile still works unsigned: the device shows it as unverified
+        app.log.warn({ err: error }, 'Keyward DNS: could not sign the Apple profile');
+      }
+    }
     return reply
       .header('content-type', 'application/x-apple-aspen-config')
       .header('content-disposition', `attachment; filename="keyward-dns-${row.id}.mobileconfig"`)
       .header('cache-control', 'no-store')
-      .send(profile);
+      .send(body);
   });
 
   app.addHook('onReady', async () => {
@@ -209,5 +251,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
     await doh?.close();
     resolver.close();
     await blockedNames.close();
+    await allowedNames.close();
+    await queryHours.close();
   });
 }

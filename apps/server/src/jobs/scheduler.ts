@@ -6,6 +6,8 @@ import type { BillingService } from '../billing/stripe-service.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService } from '../services/mail.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
+import type { NotifyContext } from '../notifications/dispatch.ts';
+import { DNS_SILENCE_JOB, DNS_SILENCE_SCHEDULE, runDnsSilence } from './dns-silence.ts';
 import { RETENTION_JOB, runDailyRetention } from './retention.ts';
 import { runDailySubscriptions, SUBSCRIPTIONS_JOB } from './subscriptions.ts';
 import type { TokenService } from '../services/tokens.ts';
@@ -32,6 +34,8 @@ export interface JobDeps {
   email: EmailService;
   tokens: TokenService;
   log: FastifyBaseLogger;
+  /** issue 33: what the DNS silence job notifies parents with */
+  notify?: NotifyContext;
   /** Reports each run to /metrics when it is on. */
   onRun?: (job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number) => void;
 }
@@ -106,7 +110,31 @@ export function startScheduledJobs(deps: JobDeps): () => void {
       }
     },
   );
+  // issue 33: hourly, a Keyward DNS device in use that has been silent for a day
+  const { notify } = deps;
+  const dnsSilence = notify
+    ? new Cron(
+        DNS_SILENCE_SCHEDULE,
+        { timezone: 'UTC', name: DNS_SILENCE_JOB, protect: true },
+        async () => {
+          const started = Date.now();
+          try {
+            const told = await runDnsSilence(notify, deps.clock.now());
+            if (told) deps.log.info({ job: DNS_SILENCE_JOB, told }, 'silent DNS devices told');
+            deps.onRun?.(
+              DNS_SILENCE_JOB,
+              told === undefined ? 'skipped' : 'ok',
+              (Date.now() - started) / 1000,
+            );
+          } catch (error) {
+            deps.log.error({ err: error, job: DNS_SILENCE_JOB }, 'DNS silence job failed');
+            deps.onRun?.(DNS_SILENCE_JOB, 'failed', (Date.now() - started) / 1000);
+          }
+        },
+      )
+    : undefined;
   return () => {
+    dnsSilence?.stop();
     retention.stop();
     subscriptions.stop();
     weeklyReports.stop();

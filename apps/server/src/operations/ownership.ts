@@ -55,6 +55,33 @@ export async function ownedComputerUser(db: Db, parentId: string, id: string) {
   return row;
 }
 
+/**
+ * Issue 33: a Keyward DNS device of the parent's child, by its computer's id (its page's id): a
+ * `dns` computer has one computer user, the child.
+ */
+export async function ownedDnsDevice(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('computer_users as cu')
+    .innerJoin('children as ch', 'ch.id', 'cu.child_id')
+    .innerJoin('computers as c', 'c.id', 'cu.computer_id')
+    .select([
+      'cu.id',
+      'cu.child_id',
+      'cu.computer_id',
+      'ch.name as child_name',
+      'c.custom_name',
+      'c.platform',
+      'c.dns_removal_password',
+    ])
+    .where('c.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .where('ch.parent_id', '=', parentId)
+    .where('c.kind', '=', 'dns')
+    .executeTakeFirst();
+  if (!row) throw notFound('Keyward DNS device');
+  return row;
+}
+
 /** Own keychains only: the ones the parent may edit. */
 export async function ownedKeychain(db: Db, parentId: string, id: string) {
   const row = await db

@@ -1,4 +1,7 @@
-import { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
+import {
+  BROWSER_SECURITY_EVENT_NAMES,
+  DNS_SECURITY_EVENT_NAMES,
+} from '@keyward/domain/security-events';
 import type { AdminNotificationTrigger } from '@keyward/contract/shared';
 import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { ALERT_CATEGORIES } from '@keyward/domain/alert-categories';
@@ -131,7 +134,11 @@ interface Window {
 }
 
 const NOTIFYING_SECURITY_EVENTS: readonly string[] = KNOWN_MAC_SECURITY_EVENTS;
-const BROWSER_NOTIFYING_EVENTS: readonly string[] = Object.values(BROWSER_SECURITY_EVENT_NAMES);
+const BROWSER_NOTIFYING_EVENTS: readonly string[] = [
+  ...Object.values(BROWSER_SECURITY_EVENT_NAMES),
+  // issue 33: a DNS device falling silent notifies whoever the child is
+  ...Object.values(DNS_SECURITY_EVENT_NAMES),
+];
 
 /** The one notification about the child's rows of the window; undefined when there is nothing. */
 async function groupedNotification(
@@ -239,7 +246,8 @@ async function groupedNotification(
               eb('cu.is_admin', '=', toDbBool(true)),
               eb('e.event', 'in', NOTIFYING_SECURITY_EVENTS),
             ]),
-            // issue 22: a browser's tamper signals notify whoever the child is
+            // issue 22: a browser's tamper signals (and issue 33: a DNS device's silence) notify
+            // whoever the child is
             eb('e.event', 'in', BROWSER_NOTIFYING_EVENTS),
           ]),
         )

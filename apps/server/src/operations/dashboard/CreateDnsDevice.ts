@@ -1,4 +1,7 @@
 import { dnsModelIdentifier } from '@keyward/domain/device-models';
+import { DNS_ESSENTIALS_KEYCHAINS } from '@keyward/domain/dns-status';
+import { lockChildRow } from '../../db/conflicts.ts';
+import { badRequest } from '../../pairql/errors.ts';
 import { toDbTime } from '../../db/values.ts';
 import { appleProfileUrlOf, dohUrlOf, dotHostnameOf } from '../../dns/device-urls.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -15,6 +18,15 @@ export default dashboardResolver('CreateDnsDevice', async (input, ctx) => {
   const { limit, windowSeconds } = RATE_LIMITS.dnsDevicePerParent;
   await ctx.services.rateLimit.consume(`dnsDevice:parent:${ctx.parentId}`, limit, windowSeconds);
 
+  const isApple = input.kind === 'ios' || input.kind === 'macos';
+  if (input.removalPassword !== undefined && !isApple) {
+    const words = 'Only an Apple configuration profile (iPhone, iPad, Mac) has a removal password.';
+    throw badRequest('d5e1a7c3', words, words);
+  }
+  const essentials =
+    input.withEssentials && input.kind !== 'other'
+      ? DNS_ESSENTIALS_KEYCHAINS[input.kind]
+      : undefined;
   const now = toDbTime(ctx.clock.now());
   const computerId = newToken();
   const computerUserId = newToken();
@@ -31,6 +43,7 @@ export default dashboardResolver('CreateDnsDevice', async (input, ctx) => {
         serial_number: `dns-${computerId}`,
         kind: 'dns',
         platform: input.kind,
+        dns_removal_password: input.removalPassword ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -50,8 +63,31 @@ export default dashboardResolver('CreateDnsDevice', async (input, ctx) => {
         updated_at: now,
       })
       .execute();
+    if (essentials) {
+      // what the system needs to stay online (issue 33), unless the child already holds it
+      await lockChildRow(trx, child.id);
+      const held = await trx
+        .selectFrom('child_keychains')
+        .select('id')
+        .where('child_id', '=', child.id)
+        .where('keychain_id', '=', essentials.id)
+        .executeTakeFirst();
+      if (!held) {
+        await trx
+          .insertInto('child_keychains')
+          .values({
+            id: newToken(),
+            child_id: child.id,
+            keychain_id: essentials.id,
+            schedule: null,
+            created_at: now,
+          })
+          .execute();
+      }
+    }
   });
-  const isApple = input.kind === 'ios' || input.kind === 'macos';
+  // the child's other devices check in again (a new keychain), as ToggleChildKeychain's
+  if (essentials) await ctx.services.push.toChildren([child.id], { case: 'userUpdated' });
   return {
     id: computerUserId,
     dohUrl: dohUrlOf(ctx.config, computerUserId),

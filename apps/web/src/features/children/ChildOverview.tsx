@@ -14,6 +14,7 @@ import { toUrlDate } from '../activity/activity-dates';
 import { useChildActivitySummaries } from '../activity/api';
 import { useFamilyDevices } from '../devices/api';
 import { DeviceCard } from '../devices/DeviceCard';
+import { RecentlyBlocked } from '../dns-devices/RecentlyBlocked';
 import { groupDevices } from '../devices/devices';
 import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, inboxMoreTimeOf, useInbox } from '../inbox/api';
 import { MoreTimeRequests, PauseInternetControl } from '../screen-time/ScreenTime';
@@ -109,6 +110,20 @@ export function ChildOverview({
           </ul>
         </section>
       </Card>
+      {devices.some((device) => device.kind === 'dns' && device.computerId) && (
+        <div className="grid gap-6 md:grid-cols-2 [&>*]:min-w-0">
+          {devices.map((device) =>
+            device.kind === 'dns' && device.computerId ? (
+              <RecentlyBlocked
+                key={device.id}
+                computerId={device.computerId}
+                deviceName={device.name}
+                now={now}
+              />
+            ) : null,
+          )}
+        </div>
+      )}
       <div className="grid gap-6 md:grid-cols-2 [&>*]:min-w-0">
         <TodayCard childId={child.id} now={now} />
         <KeychainsInForceCard child={child} now={now} />

@@ -7,6 +7,8 @@ import { useCreateDnsDevice } from './api';
 import {
   type CreatedDnsDevice,
   chromeDnsPolicies,
+  createDnsDeviceInput,
+  essentialsFor,
   dnsSetupReducer,
   initialDnsSetup,
   MAX_DNS_DEVICE_NAME,
@@ -27,14 +29,16 @@ export function DnsDeviceSetup({
 }) {
   const [state, dispatch] = useReducer(dnsSetupReducer, initialDnsSetup(childName, kind));
   const { mutateAsync } = useCreateDnsDevice();
+  const essentials = essentialsFor(kind);
 
   const create = async () => {
     if (state.step !== 'naming') return;
     dispatch({ type: 'createRequested' });
     const name = state.name.trim();
     if (name === '' || name.length > MAX_DNS_DEVICE_NAME) return;
+    if (state.removalPassword.length > MAX_DNS_DEVICE_NAME) return;
     try {
-      const device = await mutateAsync({ childId, kind, name });
+      const device = await mutateAsync(createDnsDeviceInput(childId, kind, state));
       dispatch({ type: 'created', device });
     } catch (error) {
       dispatch({ type: 'createFailed', message: errorMessage(toPqlError(error)) });
@@ -67,6 +71,42 @@ export function DnsDeviceSetup({
           className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
         />
       </label>
+      {essentials && (
+        <div className="rounded-lg bg-violet-50 p-3">
+          <label className="flex items-start gap-2 text-sm font-medium text-slate-900">
+            <input
+              type="checkbox"
+              checked={state.withEssentials}
+              onChange={() => dispatch({ type: 'essentialsToggled' })}
+              className="mt-0.5 h-4 w-4 rounded border-slate-300 text-violet-600"
+            />
+            <span>
+              Also give {childName} the {essentials.name} keychain (recommended)
+              <span className="mt-1 block font-normal text-slate-600">{essentials.why}</span>
+            </span>
+          </label>
+        </div>
+      )}
+      {(kind === 'ios' || kind === 'macos') && (
+        <label className="block text-sm font-medium text-slate-900">
+          Removal password (optional)
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={state.removalPassword}
+            maxLength={MAX_DNS_DEVICE_NAME}
+            onChange={(event) =>
+              dispatch({ type: 'removalPasswordChanged', password: event.target.value })
+            }
+            className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
+          />
+          <span className="mt-1 block font-normal text-slate-500">
+            The {kind === 'ios' ? 'iPhone or iPad' : 'Mac'} asks it before the profile can be
+            removed. It is written in the profile, so the profile can be downloaded only in the hour
+            after you create the device: install it now.
+          </span>
+        </label>
+      )}
       {state.step === 'naming' && state.error && (
         <p role="alert" className="text-sm text-red-700">
           {state.error}

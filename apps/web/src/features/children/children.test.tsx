@@ -192,6 +192,12 @@ describe('connection code dialog', () => {
     expect(within(dialog).queryByText('123456')).not.toBeInTheDocument();
     const name = within(dialog).getByLabelText('Device name');
     expect(name).toHaveValue("Emma's Android phone or tablet");
+    // the essentials keychain is offered, checked, with why a phone needs it
+    const essentials = within(dialog).getByRole('checkbox', {
+      name: /Also give Emma the Android essentials keychain/,
+    });
+    expect(essentials).toBeChecked();
+    expect(dialog).toHaveTextContent('Without it, Android shows “no internet”');
     await user.clear(name);
     await user.click(within(dialog).getByRole('button', { name: 'Create the device' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
@@ -205,6 +211,8 @@ describe('connection code dialog', () => {
       childId: EMMA_ID,
       kind: 'android',
       name: 'Emma’s tablet',
+      // offered, and explained, before the device is created
+      withEssentials: true,
     });
     expect(dialog).toHaveTextContent('Network & internet → Private DNS');
     expect(

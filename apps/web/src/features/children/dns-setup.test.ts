@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   chromeDnsPolicies,
+  createDnsDeviceInput,
   dnsDeviceNameProblem,
   dnsSetupReducer,
   initialDnsSetup,
@@ -18,19 +19,30 @@ describe('dnsSetupReducer', () => {
     expect(initialDnsSetup('Emma', 'android')).toEqual({
       step: 'naming',
       name: "Emma's Android phone or tablet",
+      withEssentials: true,
+      removalPassword: '',
     });
-    expect(initialDnsSetup('Emma', 'other').name).toBe("Emma's device");
+    expect(initialDnsSetup('Emma', 'other')).toMatchObject({
+      name: "Emma's device",
+      // a router or another device has no essentials keychain to offer
+      withEssentials: false,
+    });
   });
 
   test('naming → creating → created', () => {
     let state = initialDnsSetup('Emma', 'ios');
     state = dnsSetupReducer(state, { type: 'nameChanged', name: '  Emma’s iPad  ' });
     state = dnsSetupReducer(state, { type: 'createRequested' });
-    expect(state).toEqual({ step: 'creating', name: 'Emma’s iPad' });
+    expect(state).toEqual({
+      step: 'creating',
+      name: 'Emma’s iPad',
+      withEssentials: true,
+      removalPassword: '',
+    });
     // a second click while creating changes nothing
     expect(dnsSetupReducer(state, { type: 'createRequested' })).toBe(state);
     state = dnsSetupReducer(state, { type: 'created', device: DEVICE });
-    expect(state).toEqual({ step: 'created', name: 'Emma’s iPad', device: DEVICE });
+    expect(state).toMatchObject({ step: 'created', name: 'Emma’s iPad', device: DEVICE });
     // once created, the name is the device's
     expect(dnsSetupReducer(state, { type: 'nameChanged', name: 'x' })).toBe(state);
   });
@@ -41,7 +53,7 @@ describe('dnsSetupReducer', () => {
       name: '   ',
     });
     state = dnsSetupReducer(state, { type: 'createRequested' });
-    expect(state).toEqual({
+    expect(state).toMatchObject({
       step: 'naming',
       name: '   ',
       error: 'Give the device a name, so you know it in the list.',
@@ -50,6 +62,8 @@ describe('dnsSetupReducer', () => {
     expect(dnsSetupReducer(state, { type: 'nameChanged', name: 'Tab' })).toEqual({
       step: 'naming',
       name: 'Tab',
+      withEssentials: true,
+      removalPassword: '',
     });
   });
 
@@ -60,6 +74,49 @@ describe('dnsSetupReducer', () => {
       step: 'naming',
       name: "Emma's Windows computer",
       error: 'Too many requests',
+      withEssentials: true,
+      removalPassword: '',
+    });
+  });
+
+  test('the essentials and a removal password reach CreateDnsDevice as chosen', () => {
+    const child = '0b6f1f3e-5a3c-4d1e-9f0a-1c2d3e4f5a6b';
+    let ios = initialDnsSetup('Emma', 'ios');
+    expect(createDnsDeviceInput(child, 'ios', ios)).toEqual({
+      childId: child,
+      kind: 'ios',
+      name: "Emma's iPhone or iPad",
+      withEssentials: true,
+    });
+    ios = dnsSetupReducer(ios, { type: 'essentialsToggled' });
+    ios = dnsSetupReducer(ios, { type: 'removalPasswordChanged', password: 'pw' });
+    expect(createDnsDeviceInput(child, 'ios', ios)).toEqual({
+      childId: child,
+      kind: 'ios',
+      name: "Emma's iPhone or iPad",
+      removalPassword: 'pw',
+    });
+    // only an Apple profile has a removal password; a router no essentials
+    const other = dnsSetupReducer(initialDnsSetup('Emma', 'other'), {
+      type: 'removalPasswordChanged',
+      password: 'pw',
+    });
+    expect(createDnsDeviceInput(child, 'other', other)).toEqual({
+      childId: child,
+      kind: 'other',
+      name: "Emma's device",
+    });
+    // a removal password over 100 characters is refused in words
+    const long = dnsSetupReducer(
+      dnsSetupReducer(initialDnsSetup('Emma', 'macos'), {
+        type: 'removalPasswordChanged',
+        password: 'x'.repeat(101),
+      }),
+      { type: 'createRequested' },
+    );
+    expect(long).toMatchObject({
+      step: 'naming',
+      error: 'A removal password can be at most 100 characters.',
     });
   });
 

@@ -1,5 +1,6 @@
 import { LIMITS } from '@keyward/contract/constants';
 import type { Device, ReleaseChannel } from '@keyward/contract/shared';
+import { isDnsModel } from '@keyward/domain/device-models';
 import { RELEASE_CHANNELS } from '@keyward/domain/releases';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -12,6 +13,7 @@ import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { TextInput } from '../../components/ui/TextInput';
+import { DnsDevicePage } from '../dns-devices/DnsDevicePage';
 import { useComputer, useLatestAppVersions, useSaveComputer } from './api';
 import {
   type ComputerForm,
@@ -36,6 +38,9 @@ export default function ComputerPage() {
     if (computer.error.type === 'loggedOut') return null; // the hook is already redirecting
     return <LoadFailure error={computer.error} backTo="/computers" backLabel="Back to computers" />;
   }
+  // issue 33: a Keyward DNS device has its own page (no app, no release channel)
+  if (isDnsModel(computer.data.modelIdentifier))
+    return <DnsDevicePage computerId={computer.data.id} />;
   return <ComputerEditor key={computer.data.id} computer={computer.data} />;
 }
 

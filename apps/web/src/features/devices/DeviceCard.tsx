@@ -1,3 +1,4 @@
+import { dnsDeviceStatus, dnsStatusDetail } from '@keyward/domain/dns-status';
 import { timeAgo } from '@keyward/domain/wording';
 import { GlobeAltIcon, PencilSquareIcon, SignalIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
@@ -5,6 +6,7 @@ import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
 import { cx } from '../../components/ui/cx';
 import { StatusBadge } from '../../components/ui/StatusBadge';
+import { DnsStatusBadge } from '../dns-devices/DnsStatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
 import { CANNOT_COUNT_WORDS } from '../screen-time/screen-time';
@@ -86,7 +88,9 @@ export function DeviceCard({
           <div key={entry.id} className="flex items-center justify-between gap-3">
             <dt className="truncate text-slate-500">{showChildren ? entry.childName : 'Status'}</dt>
             <dd className="shrink-0">
-              {entry.status ? (
+              {entry.kind === 'dns' ? (
+                <DnsStatusBadge lastQueryAt={entry.lastSeenAt} now={now} />
+              ) : entry.status ? (
                 <StatusBadge status={entry.status} />
               ) : (
                 <span className="text-slate-700">
@@ -98,6 +102,11 @@ export function DeviceCard({
             </dd>
           </div>
         ))}
+        {group.kind === 'dns' && (
+          <p className="text-xs text-slate-500">
+            {dnsStatusDetail(dnsDeviceStatus(group.entries[0]?.lastSeenAt, now), now)}
+          </p>
+        )}
         {group.kind === 'ios' && group.entries[0]?.osVersion && (
           <div className="flex items-center justify-between gap-3">
             <dt className="text-slate-500">iOS version</dt>

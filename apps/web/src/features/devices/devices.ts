@@ -1,4 +1,5 @@
 import type { DeviceKind, FamilyDevice } from '@keyward/contract/shared';
+import { DNS_ONLY_KEY_NOTE } from '@keyward/domain/dns-status';
 
 // Issue 20: Macs, iPhones and iPads, and browsers with Keyward for Chrome, shown by one card and
 // one page. A Mac shared by several children is one device with an entry per child (computer
@@ -87,3 +88,17 @@ export const DEVICES_PAGES = {
 } as const satisfies Record<string, readonly DeviceKind[]>;
 
 export type DevicesPageKind = keyof typeof DEVICES_PAGES;
+
+/**
+ * Issue 33: the key wizard's note for a child whose devices are all Keyward DNS devices (DNS sees
+ * only names: a path, an app or an IP address key does nothing there); undefined otherwise.
+ */
+export function dnsOnlyKeyNote(
+  devices: readonly Pick<FamilyDevice, 'kind' | 'childId'>[],
+  childId: string,
+): string | undefined {
+  const own = devices.filter((device) => device.childId === childId);
+  return own.length > 0 && own.every((device) => device.kind === 'dns')
+    ? DNS_ONLY_KEY_NOTE
+    : undefined;
+}

@@ -61,6 +61,8 @@ type KeyWizardProps = {
   /** Saves the key instead of the plain SaveKey; a rejection shows the error in the dialog. */
   onSave?: (input: SaveKeyInput) => Promise<void>;
   submitLabel?: string;
+  /** a word about where the key applies (issue 33: a child with only Keyward DNS devices) */
+  note?: string | undefined;
   onClose: () => void;
 };
 
@@ -71,6 +73,7 @@ export function KeyWizard({
   initialState,
   onSave,
   submitLabel: customSubmitLabel,
+  note,
   onClose,
 }: KeyWizardProps) {
   const [state, dispatch] = useReducer(keyWizardReducer, undefined, () => {
@@ -146,6 +149,11 @@ export function KeyWizard({
       size="lg"
       className="max-h-[92vh] overflow-y-auto"
     >
+      {note && (
+        <p role="note" className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {note}
+        </p>
+      )}
       <ol className="mt-3 space-y-2">
         {visibleSteps(state).map((step, index) => (
           <StepPanel key={step} step={step} number={index + 1} state={state} dispatch={dispatch} />

@@ -1,6 +1,8 @@
 import type { UnlockRequest } from '@keyward/contract/shared';
 import { unlockRequestToKeyEditorState } from '@keyward/domain/unlock-request';
 import { useState } from 'react';
+import { useFamilyDevices } from '../devices/api';
+import { dnsOnlyKeyNote } from '../devices/devices';
 import { KeyWizard } from '../keys/KeyWizard';
 import { prefilledKeyWizardState } from '../keys/key-wizard';
 import type { SaveKeyInput } from './unlock-request-decision';
@@ -21,6 +23,11 @@ export default function EditRequestKey({
   onClose: () => void;
   onSave: (key: SaveKeyInput) => Promise<void>;
 }) {
+  // issue 33: a child whose devices are all Keyward DNS devices gets only what DNS can enforce
+  const devices = useFamilyDevices();
+  const note = Array.isArray(devices.data)
+    ? dnsOnlyKeyNote(devices.data, request.userId)
+    : undefined;
   const [initialState] = useState(() =>
     prefilledKeyWizardState(keychainId, newId(), unlockRequestToKeyEditorState(request)),
   );
@@ -29,6 +36,7 @@ export default function EditRequestKey({
       keychainId={keychainId}
       initialState={initialState}
       submitLabel="Save key and accept"
+      note={note}
       onSave={onSave}
       onClose={onClose}
     />

@@ -1,4 +1,4 @@
-import type { UnlockRequest } from '@keyward/contract/shared';
+import type { FamilyDevice, UnlockRequest } from '@keyward/contract/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -194,6 +194,7 @@ function server(
   {
     keychains = [adminKeychainOf({ id: SCHOOL_ID, name: 'School' }, [EMMA_ID])],
     failing = '',
+    familyDevices = undefined as FamilyDevice[] | undefined,
   } = {},
 ) {
   let current = request;
@@ -212,6 +213,8 @@ function server(
         return { body: { keychains, children: [{ id: EMMA_ID, name: 'Emma' }] } };
       case 'GetIdentifiedApps':
         return { body: [] };
+      case 'GetFamilyDevices':
+        return familyDevices ? { body: familyDevices } : serverError('notFound');
       case 'SaveKey':
         return { body: { success: true } };
       case 'UpdateUnlockRequest':
@@ -264,6 +267,40 @@ describe('unlock request detail', () => {
 });
 
 describe('accepting', () => {
+  test('issue 33: for a child with only Keyward DNS devices, the wizard says what DNS can enforce', async () => {
+    const dnsDevice = (kind: 'dns' | 'mac', n: number): FamilyDevice => ({
+      kind,
+      id: `d000000${n}-0000-4000-8000-000000000001`,
+      childId: EMMA_ID,
+      childName: 'Emma',
+      name: 'Phone',
+      model: 'Android phone or tablet (Keyward DNS)',
+      path: `/computers/d000000${n}-0000-4000-8000-000000000002`,
+      pendingRequests: 0,
+    });
+    for (const [devices, shown] of [
+      [[dnsDevice('dns', 1)], true],
+      [[dnsDevice('dns', 1), dnsDevice('mac', 2)], false],
+    ] as const) {
+      const calls = server(unlockRequestOf(), { familyDevices: [...devices] });
+      const view = renderApp(`${BASE}/edit-key/${SCHOOL_ID}`);
+      const wizard = await screen.findByRole('dialog', { name: 'Edit key' });
+      if (shown) {
+        expect(await within(wizard).findByRole('note')).toHaveTextContent(
+          'This child’s devices are all filtered by Keyward DNS',
+        );
+      } else {
+        // once the devices are read, no note
+        await waitFor(() =>
+          expect(calls.some((call) => call.op === 'GetFamilyDevices')).toBe(true),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(within(wizard).queryByRole('note')).not.toBeInTheDocument();
+      }
+      view.unmount();
+    }
+  });
+
   test('pick one of my keychains, the wizard is prefilled, submit saves the key and accepts', async () => {
     const calls = server(unlockRequestOf(), {
       keychains: [
