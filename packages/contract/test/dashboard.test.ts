@@ -628,6 +628,7 @@ describe('dashboard operation table', () => {
     expect(bareUuidInputs.sort()).toEqual([
       'GetAdminKeychain',
       'GetDevice',
+      'GetDnsDevice',
       'GetIOSDevice',
       'GetSuspendFilterRequest',
       'GetUnlockRequest',
