@@ -49,6 +49,7 @@ const render: PageRender = {
     }),
     GetFamilyDevices: [],
     GetInbox: { items: [], alerts: [] },
+    GetUsers: [],
     IOSDevices: [],
   },
 };
@@ -70,7 +71,7 @@ beforeAll(() => {
     await buildForNode('src/entry-server.tsx', outDir);
     const pages = await import(pathToFileURL(path.join(outDir, 'entry-server.mjs')).href);
     const { session, render } = JSON.parse(readFileSync(${JSON.stringify(input)}, 'utf8'));
-    if (pages.firstReadsFor('/').join() !== 'IOSDevices,DashboardWidgets,GetFamilyDevices,GetInbox') throw new Error('reads: ' + pages.firstReadsFor('/'));
+    if (pages.firstReadsFor('/').join() !== 'IOSDevices,DashboardWidgets,GetFamilyDevices,GetInbox,GetUsers') throw new Error('reads: ' + pages.firstReadsFor('/'));
     await pages.preparePage('/');
     process.env.TZ = 'America/New_York';
     process.stdout.write(pages.renderPage('/', session, render));

@@ -142,7 +142,8 @@ export const routes: RouteObject[] = [
 /** The input-less reads a page renders first, asked for with its chunk (lib/api/early-fetch.ts). */
 const firstReads = new Map<Page, Parameters<typeof startEarlyCalls>[0]>([
   [AuthenticatedLayout, ['IOSDevices']],
-  [DashboardPage, ['DashboardWidgets', 'GetFamilyDevices', 'GetInbox']],
+  // GetUsers: the home page's Pause internet card (issue 34)
+  [DashboardPage, ['DashboardWidgets', 'GetFamilyDevices', 'GetInbox', 'GetUsers']],
 ]);
 
 /** The pages nested in the route of `pathname` (data providers, layout, page), outermost first. */
