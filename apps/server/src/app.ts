@@ -32,7 +32,7 @@ import { type Clock, systemClock } from './services/clock.ts';
 import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
 import { createPushHub } from './services/push.ts';
 import { loggerOptions } from './services/log-format.ts';
-import { createRateLimiter } from './services/rate-limit.ts';
+import { createRateLimiter } from './pairql/rate-limit.ts';
 import { createSlackSender, type SlackSender } from './services/slack.ts';
 import { createSmsSender, type SmsSender } from './services/sms.ts';
 import { createScreenshotStorage, type ScreenshotStorage } from './services/storage.ts';

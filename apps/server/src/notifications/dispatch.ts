@@ -3,7 +3,7 @@ import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS } from '../pairql/rate-limit.ts';
 import {
   MAX_LISTED_TARGETS,
   type NotificationFacts,

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService, Mailer } from '../services/mail.ts';
 import type { PushHub } from '../services/push.ts';
-import type { RateLimiter } from '../services/rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import type { SlackSender } from '../services/slack.ts';
 import type { SmsSender } from '../services/sms.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';

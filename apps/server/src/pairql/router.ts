@@ -13,7 +13,7 @@ import {
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
-import { oncePerRequest } from '../services/rate-limit.ts';
+import { oncePerRequest } from './rate-limit.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
 import { runAudited } from '../audit/record.ts';
 import type { ParentContext, RequestContext, Services } from './context.ts';
