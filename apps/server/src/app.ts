@@ -27,7 +27,7 @@ import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
 import { notificationsDelivered } from './requests/notify.ts';
 import type { Services } from './pairql/context.ts';
-import { loadResolvers, type Namespace, registerPairQL } from './pairql/router.ts';
+import { loadResolvers, type Namespace, registerPairQL } from './http/pairql.ts';
 import { type Clock, systemClock } from './services/clock.ts';
 import { createEmailService, createMailer, type Mailer } from './services/mail.ts';
 import { createPushHub } from './services/push.ts';

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { PqlFailure } from '../pairql/errors.ts';
-import { findSession } from '../pairql/router.ts';
+import { findSession } from './pairql.ts';
 import type { Clock } from '../services/clock.ts';
 import { RATE_LIMITS, type RateLimiter } from '../pairql/rate-limit.ts';
 

@@ -166,7 +166,7 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
 
 /**
  * The limiter one request sees: each bucket is counted once per request, so a request that the
- * router runs again after losing a race (pairql/router.ts) does not spend its budget twice.
+ * router runs again after losing a race (http/pairql.ts) does not spend its budget twice.
  */
 export function oncePerRequest(limiter: RateLimiter): RateLimiter {
   const decisions = new Map<string, Promise<unknown>>();
