@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from 'otplib';
 import { describe, expect, test } from 'vitest';
-import { ONLY_THE_OWNER_MESSAGE } from '../src/accounts/people.ts';
+import { ONLY_THE_OWNER_MESSAGE } from '../src/pairql/roles.ts';
 import { DAY } from '../src/db/values.ts';
 import { INVITATION_NOT_VALID_MESSAGE } from '../src/operations/dashboard/AcceptParentInvite.ts';
 import { dataExportsSettled } from '../src/exports/data-export.ts';
