@@ -25,7 +25,7 @@ import { registerSignedInPages } from './http/signed-in-page.ts';
 import { registerSpa } from './http/spa.ts';
 import { dataExportsSettled } from './exports/data-export.ts';
 import { type JobRunMetrics, startScheduledJobs } from './jobs/scheduler.ts';
-import { notificationsDelivered } from './requests/notify.ts';
+import { notificationsDelivered } from './notifications/child-writes.ts';
 import type { Services } from './pairql/context.ts';
 import { loadResolvers, type Namespace, registerPairQL } from './http/pairql.ts';
 import { type Clock, systemClock } from './services/clock.ts';

@@ -6,7 +6,7 @@ import { ONLY_THE_OWNER_MESSAGE } from '../src/pairql/roles.ts';
 import { DAY } from '../src/db/values.ts';
 import { INVITATION_NOT_VALID_MESSAGE } from '../src/operations/dashboard/AcceptParentInvite.ts';
 import { dataExportsSettled } from '../src/exports/data-export.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { localExportFile } from '../src/services/storage.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { connectedMac, inviteCoParent, newChildInput, serverWithParents } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MINUTE } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { RATE_LIMITS } from '../src/pairql/rate-limit.ts';
 import { childWithIpad, childWithMac } from './activity-helpers.ts';
 import { type FakeSlackApi, startFakeSlackApi } from './fakes/slack.ts';

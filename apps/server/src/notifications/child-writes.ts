@@ -8,7 +8,7 @@ import {
   type NotifyContext,
   notifyParent,
   type ParentNotification,
-} from '../notifications/dispatch.ts';
+} from './dispatch.ts';
 import type { Clock } from '../services/clock.ts';
 
 // Parent notifications about what a child's device sent (§6.1) are delivered AFTER the device's
