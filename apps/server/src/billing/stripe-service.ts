@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'f
 import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import { badRequest, notFound, PqlFailure } from '../pairql/errors.ts';
-import type { BillingService, CheckoutSessionFacts, SubscriptionFacts } from '../services/billing.ts';
+import type { BillingService } from '../services/billing.ts';
 import type { Clock } from '../services/clock.ts';
 
 // The server's only door to Stripe (server-behaviour §8.2). With BILLING=stripe the official
