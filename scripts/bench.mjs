@@ -19,6 +19,8 @@
 //                                      DoH q/s and p50/p99 beside Debian's unbound (bench-dns.ts)
 //   npm run bench -- --alerts          alert matching: a batch of 100 typed lines against 5,000
 //                                      words and phrases (bench-alerts.ts; --runs N)
+//   npm run bench -- --stall           another family's GetUsers p50 while one Mac sends the worst
+//                                      typed lines it may (bench-stall.mjs; --seconds S, --postgres URL)
 //   npm run bench -- --inbox           GetInbox, DashboardWidgets and GetFamilyDevices with 40,000
 //                                      pending requests (bench-inbox.ts; --runs N)
 //   npm run bench -- --phone           /login and the signed-in home on a phone profile: time to
@@ -51,6 +53,7 @@ for (const [flag, module] of [
   ['--api', './bench-api.mjs'],
   ['--devices', './bench-devices.mjs'],
   ['--soak', './bench-soak.mjs'],
+  ['--stall', './bench-stall.mjs'],
 ]) {
   if (args.has(flag)) {
     // Server benchmarks (Performance in the README); they start their own server.

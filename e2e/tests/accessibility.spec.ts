@@ -1,17 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
+import { expectNoSeriousViolations, WIDTHS } from '../support/axe.ts';
 import { addChildInBrowser, connectSimulatedMac, connectionDialog } from '../support/children.ts';
 import { SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
 
 // Issue 14: axe-core finds no serious or critical violation on any built page, at a desktop and a
 // phone width. A new page joins the list below so it keeps that promise.
-
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
 
 const UNKNOWN_TOKEN = '00000000-0000-4000-8000-000000000000';
 
@@ -29,23 +25,6 @@ const heading = (name: string | RegExp) => (page: Page) =>
 
 /** The page's own title (h1), whatever it says. */
 const pageHeading = (page: Page) => page.getByRole('heading', { level: 1 }).first();
-
-/** Runs axe over the page; fails listing every serious or critical violation with its elements. */
-async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  const report = serious.flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `${label}: [${violation.impact}] ${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`,
-    ),
-  );
-  expect.soft(report, report.join('\n')).toEqual([]);
-}
 
 async function checkPages(page: Page, visits: readonly Visit[]): Promise<void> {
   for (const size of WIDTHS) {

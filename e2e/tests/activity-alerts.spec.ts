@@ -39,7 +39,16 @@ test('a typed alert is flagged, shown first with its category, and counted this 
   await mac.ok(['type', 'Safari', 'volcano project ideas']);
   await mac.ok(['type', 'Safari', 'how do volcanoes work']);
 
-  await page.goto(`/children/${childId}/activity`);
+  // Issue 32 (item 6): the alert needs the parent, on home and in the inbox, and leads to the
+  // child's activity.
+  const alertLine = `1 alert on what ${childName} typed (self-harm)`;
+  await page.goto('/');
+  await expect(page.getByRole('list', { name: 'Alerts' })).toContainText(alertLine);
+  await page.goto('/inbox');
+  const inboxAlerts = page.getByRole('list', { name: 'Alerts' });
+  await expect(inboxAlerts).toContainText(alertLine);
+  await inboxAlerts.getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/children/${childId}/activity$`));
   await expect(page.getByRole('region', { name: 'This week' })).toContainText('1 alert');
   const today = page.getByRole('link', { name: /^Today/ });
   await expect(today).toContainText('Flagged 1');

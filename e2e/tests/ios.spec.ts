@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
+import { expectNoSeriousViolations } from '../support/axe.ts';
 import { addChildInBrowser, connectionDialog, readConnectionCode } from '../support/children.ts';
 import { SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -12,19 +11,6 @@ import { expect, test } from '../support/fixtures.ts';
 // `ios poll` sees it accepted.
 
 let ipad: SimulatedMac | undefined;
-
-/** No serious or critical axe violation (as tests/accessibility.spec.ts checks the other pages). */
-async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const report = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) =>
-      violation.nodes.map((node) => `${label}: ${violation.id}: ${node.target.join(' ')}`),
-    );
-  expect.soft(report, report.join('\n')).toEqual([]);
-}
 
 test.afterEach(() => {
   ipad?.dispose();

@@ -78,6 +78,8 @@ const manifest = {
     'tabs',
     'webNavigation',
     'webRequest',
+    // issue 34: screen time counts only while the child is not idle (no permission warning)
+    'idle',
   ],
   host_permissions: ['<all_urls>'],
   // Blocks everything from the moment of installation, before the service worker's first rules

@@ -13,13 +13,24 @@ import {
   type DnrRule,
   RULE_IDS,
 } from '@keyward/domain/browser-rules';
+import { exemptHostMatcher, isCountedHost, minuteBucket } from '@keyward/domain/screen-time';
 import { blockedUrlOf } from './block-page.ts';
+import {
+  minutesToSend,
+  remainingMinutes,
+  shouldWarn,
+  warningKey,
+  warningWords,
+  withMinute,
+  withoutSent,
+} from './screen-time.ts';
 import { browserOf } from './platform.ts';
 import { callServer, channelUrlOf, ServerError } from './server.ts';
 import {
   type Connection,
   type ExtensionMessage,
   readLocal,
+  type TabMessage,
   readSession,
   type TypedLine,
   writeLocal,
@@ -64,7 +75,14 @@ function log(...args: unknown[]) {
 // --- rules ------------------------------------------------------------------------------------------
 
 type Mode = CompiledBrowserRules['mode'];
-const OPENNESS: Record<Mode, number> = { suspended: 3, filtering: 2, downtime: 1, notConnected: 0 };
+const OPENNESS: Record<Mode, number> = {
+  suspended: 5,
+  filtering: 4,
+  timesUp: 3,
+  downtime: 2,
+  paused: 1,
+  notConnected: 0,
+};
 function isStricter(mode: Mode, than: Mode): boolean {
   return OPENNESS[mode] < OPENNESS[than];
 }
@@ -77,9 +95,13 @@ function applyRules(): Promise<CompiledBrowserRules> {
       'clockSkewMs',
       'suspensionEndReported',
       'status',
+      'usedMinutes',
     );
     const now = new Date(Date.now() + (state.clockSkewMs ?? 0));
     const checkIn = state.checkIn;
+    // issue 34: a pause, and today's allowance used up (counting the minutes not sent yet)
+    const screenTime = checkIn?.screenTime;
+    const isTimeUp = remainingMinutes(screenTime, state.usedMinutes ?? {}, now) === 0;
     const compiled = state.connection
       ? compileBrowserRules({
           keychains: checkIn?.keychains ?? [],
@@ -88,6 +110,17 @@ function applyRules(): Promise<CompiledBrowserRules> {
           suspension: checkIn?.suspension,
           serverOrigin: state.connection.serverUrl,
           blockPageUrl: BLOCK_PAGE,
+          ...(checkIn?.pause
+            ? { pausedUntil: checkIn.pause.until ? new Date(checkIn.pause.until) : null }
+            : {}),
+          ...(isTimeUp && screenTime
+            ? {
+                timesUp: {
+                  exemptKeychainIds: screenTime.exemptKeychainIds,
+                  resetsAt: new Date(screenTime.resetsAt),
+                },
+              }
+            : {}),
         })
       : compileBlockEverything(BLOCK_PAGE);
 
@@ -135,6 +168,10 @@ function applyRules(): Promise<CompiledBrowserRules> {
         mode: compiled.mode,
         ...(state.connection ? { childName: state.connection.childName } : {}),
         ...(isSuspended && suspension ? { suspensionEndsAt: suspension.endsAt } : {}),
+        ...(compiled.mode === 'paused' && checkIn?.pause?.until
+          ? { pausedUntil: checkIn.pause.until }
+          : {}),
+        ...(screenTime ? { screenTime } : {}),
         keysInForce: compiled.keysInForce,
         appliedAt: new Date().toISOString(),
       },
@@ -144,6 +181,14 @@ function applyRules(): Promise<CompiledBrowserRules> {
     const previous = state.status?.mode;
     if (previous && previous !== compiled.mode && isStricter(compiled.mode, previous)) {
       await reloadWebTabs();
+    }
+    // issue 34: more time granted, a pause over: the Time's up and pause pages go back to their sites
+    if (
+      (previous === 'timesUp' || previous === 'paused') &&
+      previous !== compiled.mode &&
+      isStricter(previous, compiled.mode)
+    ) {
+      await reopenBlockedTabs(() => true);
     }
     await scheduleMonitoring();
     return compiled;
@@ -193,13 +238,25 @@ async function doCheckIn(): Promise<void> {
   }
   const incognitoAllowed = await chrome.extension.isAllowedIncognitoAccess();
   try {
+    // issue 34: the minutes counted since the last check-in (kept while the server was away)
+    const { usedMinutes = {} } = await readLocal('usedMinutes');
+    const sent = minutesToSend(usedMinutes);
     const output = await callServer(
       connection.serverUrl,
       'CheckIn',
-      { extensionVersion, browserVersion: await browserVersion(), incognitoAllowed },
+      {
+        extensionVersion,
+        browserVersion: await browserVersion(),
+        incognitoAllowed,
+        ...(sent.length > 0 ? { usedMinutes: sent } : {}),
+      },
       connection.token,
     );
     const checkIn = BrowserCheckInOutput.parse(output);
+    if (sent.length > 0) {
+      const { usedMinutes: now = {} } = await readLocal('usedMinutes');
+      await writeLocal({ usedMinutes: withoutSent(now, sent) });
+    }
     const skew = new Date(checkIn.serverTime).getTime() - Date.now();
     const isClockOff = Math.abs(skew) > CLOCK_TOLERANCE_MS;
     const state = await readLocal('clockReported', 'incognitoReported');
@@ -255,6 +312,10 @@ async function forgetConnection() {
     'suspensionRequest',
     'typedLines',
     'pendingEvents',
+    'usedMinutes',
+    'lastCountedMinute',
+    'warnedFor',
+    'moreTimeRequest',
   ]);
   await writeLocal({ keylogging: false });
   closeChannel();
@@ -567,6 +628,72 @@ async function flushTypedLines() {
   }
 }
 
+// --- screen time (issue 34) ---------------------------------------------------------------------------
+
+const COUNT_EVERY_MS = 15_000;
+/** the user is idle after this long without input (chrome.idle's smallest interval is 15 s) */
+const IDLE_AFTER_SECONDS = 60;
+
+/** The site of the visible tab of the focused window while the user is active, else undefined. */
+async function visibleSite(): Promise<{ host: string; tabId: number } | undefined> {
+  const idle = await chrome.idle.queryState(IDLE_AFTER_SECONDS).catch(() => 'active' as const);
+  if (idle !== 'active') return undefined;
+  const window = await chrome.windows.getLastFocused({ populate: true }).catch(() => undefined);
+  if (!window?.focused || window.state === 'minimized') return undefined;
+  const tab = window.tabs?.find((t) => t.active);
+  if (!tab?.url || tab.id === undefined || !/^https?:/.test(tab.url)) return undefined;
+  return { host: new URL(tab.url).hostname, tabId: tab.id };
+}
+
+/**
+ * One tick: counts this minute when a counted site is visible, then enforces: time's up blocks
+ * (the rules), and 5 minutes before the end the visible tab shows a warning.
+ */
+function countTime(): Promise<void> {
+  return serially(async () => {
+    const state = await readLocal(
+      'connection',
+      'checkIn',
+      'clockSkewMs',
+      'usedMinutes',
+      'lastCountedMinute',
+      'status',
+    );
+    const { connection, checkIn: last } = state;
+    if (!connection || !last) return undefined;
+    const mode = state.status?.mode;
+    if (mode !== 'filtering' && mode !== 'timesUp') return undefined;
+    const site = await visibleSite();
+    if (!site || site.host === new URL(connection.serverUrl).hostname) return undefined;
+    const now = new Date(Date.now() + (state.clockSkewMs ?? 0));
+    const exempt = exemptHostMatcher(last.keychains, last.screenTime?.exemptKeychainIds ?? []);
+    if (!isCountedHost(site.host, exempt, now)) return undefined;
+    const bucket = minuteBucket(now);
+    if (state.lastCountedMinute === bucket) return undefined;
+    const usedMinutes = withMinute(state.usedMinutes ?? {}, bucket, site.host, now);
+    await writeLocal({ usedMinutes, lastCountedMinute: bucket });
+    return { tabId: site.tabId, left: remainingMinutes(last.screenTime, usedMinutes, now) };
+  }).then(async (counted) => {
+    if (!counted) return;
+    const { checkIn: last, warnedFor } = await readLocal('checkIn', 'warnedFor');
+    const screenTime = last?.screenTime;
+    if (counted.left === 0) {
+      // the rules now block; the server hears the minutes and confirms (another browser's time)
+      await applyRules();
+      await checkIn();
+    } else if (screenTime && shouldWarn(counted.left) && warnedFor !== warningKey(screenTime)) {
+      await writeLocal({ warnedFor: warningKey(screenTime) });
+      const message: TabMessage = {
+        type: 'screenTimeWarning',
+        text: warningWords(counted.left ?? 0),
+      };
+      await chrome.tabs.sendMessage(counted.tabId, message).catch(() => undefined);
+    }
+  });
+}
+
+setInterval(() => void countTime(), COUNT_EVERY_MS);
+
 // --- sub-resources blocked per tab (for the block page's "also ask for") -------------------------
 
 async function rememberBlockedPart(tabId: number, url: string) {
@@ -628,6 +755,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
       break;
     case ALARMS.channel:
       void ensureChannel();
+      void countTime();
       break;
   }
 });
@@ -707,7 +835,14 @@ chrome.webNavigation.onCommitted.addListener((details) => {
   void forgetBlockedParts(details.tabId);
   void noticeActivity();
 });
-chrome.tabs.onActivated.addListener(() => void noticeActivity());
+chrome.tabs.onActivated.addListener(() => {
+  void noticeActivity();
+  void countTime();
+});
+chrome.webNavigation.onCompleted.addListener((details) => {
+  if (details.frameId === 0) void countTime();
+});
+chrome.windows.onFocusChanged.addListener(() => void countTime());
 chrome.tabs.onRemoved.addListener((tabId) => void forgetBlockedParts(tabId));
 
 chrome.storage.onChanged.addListener((changes, area) => {

@@ -1,4 +1,10 @@
-import type { BrowserSuspensionRequest, BrowserUnlockRequest } from '@keyward/contract/browser';
+import type {
+  BrowserMoreTimeRequest,
+  BrowserSuspensionRequest,
+  BrowserUnlockRequest,
+} from '@keyward/contract/browser';
+import { minutesInWords } from '@keyward/domain/screen-time';
+import { pausedWords, timesUpWords } from './screen-time.ts';
 import {
   blockedUrlOf,
   describeSuspensionEnd,
@@ -24,6 +30,8 @@ let watchedSuspensionId: string | undefined;
 // opens on an old yes: a key that does not cover this address would bring it straight back).
 let isWaitingForUnlock = false;
 let isWaitingForSuspension = false;
+let watchedMoreTimeId: string | undefined;
+let isWaitingForMoreTime = false;
 
 function say(id: string, text: string, tone: 'neutral' | 'good' | 'bad' = 'neutral') {
   const element = $(id);
@@ -208,6 +216,85 @@ async function pollSuspensionRequest() {
   }
 }
 
+// --- ask for more time (issue 34) -----------------------------------------------------------------
+
+function showMoreTimeStatus(request: BrowserMoreTimeRequest) {
+  const button = $<HTMLButtonElement>('more-time-button');
+  switch (request.status) {
+    case 'pending':
+      say('more-time-status', 'Asked! Waiting for a parent to answer…');
+      button.disabled = true;
+      isWaitingForMoreTime = true;
+      break;
+    case 'accepted':
+      say(
+        'more-time-status',
+        `A parent gave you ${minutesInWords(request.grantedMinutes ?? request.requestedMinutes)} more. Opening the page…`,
+        'good',
+      );
+      button.disabled = false;
+      if (isWaitingForMoreTime) {
+        isWaitingForMoreTime = false;
+        void goToSite();
+      }
+      break;
+    case 'rejected':
+      say(
+        'more-time-status',
+        request.responseComment
+          ? `A parent said no. They wrote: “${request.responseComment}”`
+          : 'A parent said no this time.',
+        'bad',
+      );
+      button.disabled = false;
+      isWaitingForMoreTime = false;
+      break;
+  }
+}
+
+async function askForMoreTime() {
+  const picked = document.querySelector<HTMLInputElement>('input[name="more-minutes"]:checked');
+  const minutes = Number(picked?.value ?? 15) as 15 | 30 | 60;
+  const comment = $<HTMLTextAreaElement>('more-time-comment').value.trim();
+  $<HTMLButtonElement>('more-time-button').disabled = true;
+  say('more-time-status', 'Asking…');
+  try {
+    const c = await connection();
+    const request = await callServer(
+      c.serverUrl,
+      'CreateMoreTimeRequest',
+      { minutes, ...(comment ? { comment } : {}) },
+      c.token,
+    );
+    watchedMoreTimeId = request.id;
+    await writeLocal({ moreTimeRequest: request });
+    showMoreTimeStatus(request);
+  } catch (error) {
+    say('more-time-status', problemWords(error), 'bad');
+    $<HTMLButtonElement>('more-time-button').disabled = false;
+  }
+}
+
+async function pollMoreTimeRequest() {
+  if (!watchedMoreTimeId) return;
+  try {
+    const c = await connection();
+    const request = await callServer(
+      c.serverUrl,
+      'GetMoreTimeRequest',
+      { id: watchedMoreTimeId },
+      c.token,
+    );
+    if (request.status === 'accepted') {
+      await chrome.runtime.sendMessage({ type: 'checkInNow' }).catch(() => undefined);
+    }
+    await writeLocal({ moreTimeRequest: request });
+    showMoreTimeStatus(request);
+  } catch {
+    // the next poll tries again
+  }
+}
+
 // --- the page ----------------------------------------------------------------------------------------
 
 async function showParts() {
@@ -245,7 +332,14 @@ async function start() {
     connection: c,
     unlockRequestIds = {},
     suspensionRequest,
-  } = await readLocal('status', 'connection', 'unlockRequestIds', 'suspensionRequest');
+    moreTimeRequest,
+  } = await readLocal(
+    'status',
+    'connection',
+    'unlockRequestIds',
+    'suspensionRequest',
+    'moreTimeRequest',
+  );
   if (!c) {
     $('not-connected').hidden = false;
     $('ask').hidden = true;
@@ -255,6 +349,28 @@ async function start() {
   if (status?.mode === 'downtime') {
     $('title').textContent = "It's downtime";
     $('why').textContent = 'Everything is blocked until downtime ends. You can still ask a parent.';
+  }
+  // issue 34: time's up and pause say so; asking for a site or a suspension does not help there
+  if (status?.mode === 'timesUp' && status.screenTime) {
+    document.title = "Time's up";
+    $('title').textContent = "Time's up";
+    $('why').textContent = timesUpWords(status.screenTime, new Date());
+    $('ask').hidden = true;
+    $('suspend').hidden = true;
+    $('more-time').hidden = false;
+    $('more-time-button').addEventListener('click', () => void askForMoreTime());
+    $<HTMLButtonElement>('more-time-button').disabled = false;
+    if (moreTimeRequest?.status === 'pending') {
+      watchedMoreTimeId = moreTimeRequest.id;
+      showMoreTimeStatus(moreTimeRequest);
+    }
+  }
+  if (status?.mode === 'paused') {
+    document.title = 'The internet is paused';
+    $('title').textContent = 'The internet is paused';
+    $('why').textContent = pausedWords(status.pausedUntil);
+    $('ask').hidden = true;
+    $('suspend').hidden = true;
   }
   if (!pageUrl) $('ask').hidden = true;
   $('ask-button').addEventListener('click', () => void askForSite());
@@ -284,10 +400,14 @@ async function start() {
     }
     const suspension = changes.suspensionRequest?.newValue as BrowserSuspensionRequest | undefined;
     if (suspension && suspension.id === watchedSuspensionId) showSuspensionStatus(suspension);
+    // issue 34: more time granted reaches the worker first (rulesChanged): it reopens this tab
+    const status = changes.status?.newValue as { mode?: string } | undefined;
+    if (status?.mode === 'filtering' && isWaitingForMoreTime) void pollMoreTimeRequest();
   });
   setInterval(() => {
     void pollUnlockRequests();
     void pollSuspensionRequest();
+    void pollMoreTimeRequest();
   }, POLL_MS);
 }
 

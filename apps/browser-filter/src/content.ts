@@ -1,3 +1,4 @@
+import type { TabMessage } from './storage.ts';
 import { type Field, isRecordableField, LineBuffer } from './typed-lines.ts';
 
 // Typed lines, only while the parent has keylogging on (the service worker keeps the flag in
@@ -100,4 +101,23 @@ document.addEventListener(
 
 window.addEventListener('pagehide', () => {
   for (const element of buffers.keys()) flush(element);
+});
+
+// Issue 34: "5 minutes of screen time left today", over the page for a while (in a shadow root,
+// so the page's styles neither hide nor restyle it).
+chrome.runtime.onMessage.addListener((raw) => {
+  const message = raw as TabMessage;
+  if (message?.type !== 'screenTimeWarning' || window !== window.top) return;
+  const host = document.createElement('keyward-warning');
+  const root = host.attachShadow({ mode: 'closed' });
+  const box = document.createElement('div');
+  box.setAttribute('role', 'alert');
+  box.textContent = message.text;
+  box.style.cssText =
+    'position:fixed;top:16px;right:16px;z-index:2147483647;max-width:320px;padding:12px 16px;' +
+    'border-radius:8px;background:#1f2937;color:#fff;font:15px/1.4 system-ui,sans-serif;' +
+    'box-shadow:0 4px 16px rgba(0,0,0,.3)';
+  root.append(box);
+  document.documentElement.append(host);
+  setTimeout(() => host.remove(), 20_000);
 });

@@ -49,6 +49,8 @@ function showConnected(connection: Connection, status?: FilterStatus) {
     suspended: 'The filter is turned off for a while (a parent allowed it).',
     downtime: 'Downtime: everything is blocked until it ends.',
     notConnected: 'Starting…',
+    paused: 'Paused: a parent paused the internet.',
+    timesUp: "Time's up: screen time for today is used up.",
   };
   $('mode').textContent = status ? words[status.mode] : words.notConnected;
 }

@@ -1,5 +1,6 @@
 import type {
   BrowserCheckInOutput,
+  BrowserMoreTimeRequest,
   BrowserSecurityEvent,
   BrowserSuspensionRequest,
   BrowserUnlockRequest,
@@ -30,6 +31,10 @@ export interface FilterStatus {
   mode: FilterMode;
   childName?: string;
   suspensionEndsAt?: string;
+  /** issue 34: a pause's end (absent with mode 'paused': until the parent resumes) */
+  pausedUntil?: string;
+  /** issue 34: today's allowance as the Time's up page shows it */
+  screenTime?: BrowserCheckInOutput['screenTime'];
   keysInForce: number;
   appliedAt: string;
 }
@@ -53,6 +58,14 @@ export interface LocalState {
   unlockRequestIds?: Record<string, string[]>;
   unlockDecisions?: Record<string, BrowserUnlockRequest>;
   suspensionRequest?: BrowserSuspensionRequest;
+  /** issue 34: counted minutes not sent yet (minute → site) */
+  usedMinutes?: Record<string, string>;
+  /** issue 34: the last minute counted (sent or not), so a sent minute is not counted again */
+  lastCountedMinute?: string;
+  /** issue 34: the day and allowance the 5-minute warning was shown for */
+  warnedFor?: string;
+  /** issue 34: the Time's up page's request for more time */
+  moreTimeRequest?: BrowserMoreTimeRequest;
 }
 
 export interface SessionState {
@@ -88,3 +101,6 @@ export type ExtensionMessage =
   | { type: 'checkInNow' }
   | { type: 'typedLine'; line: string; typedAt: string }
   | { type: 'blockedParts'; tabId?: number };
+
+/** Issue 34: what the service worker tells a tab's content script. */
+export type TabMessage = { type: 'screenTimeWarning'; text: string };

@@ -149,7 +149,7 @@ describe('activityAlert notifications', () => {
     const mails = alertMails().slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(alice.email);
-    expect(mails[0]!.subject).toMatch(/^\[Keyward\] 2 alerts on what Kim typed \[ref:/);
+    expect(mails[0]!.subject).toMatch(/^2 alerts on what Kim typed \[ref:/);
     expect(mails[0]!.text).toContain('2 things Kim typed matched alerts (self-harm).');
     expect(mails[0]!.text).toContain(`/children/${kim.childId}/activity`);
     expect(mails[0]!.text).not.toMatch(/die|kill/i);
@@ -160,7 +160,7 @@ describe('activityAlert notifications', () => {
     await notificationsDelivered();
     const next = alertMails().slice(before + 1);
     expect(next).toHaveLength(1);
-    expect(next[0]!.subject).toMatch(/^\[Keyward\] Alert on what Kim typed \[ref:/);
+    expect(next[0]!.subject).toMatch(/^Alert on what Kim typed \[ref:/);
   });
 
   test('a parent with no rules at all gets the fallback email', async () => {

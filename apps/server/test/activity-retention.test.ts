@@ -291,3 +291,52 @@ describe('one run per day across instances (§9)', () => {
     expect(await runDailyRetention(deps, day)).toBeNull();
   });
 });
+
+describe('screen time (issue 34)', () => {
+  test('minutes and requests for more time older than 8 days go; the week stays', async () => {
+    const { childId, computerUserId } = await childWithMac(server, alice.adminId, 'Time');
+    const minute = (days: number) => ({
+      computer_user_id: computerUserId,
+      child_id: childId,
+      minute: ago(days),
+      site: 'a.example',
+    });
+    await server.db
+      .insertInto('screen_time_minutes')
+      .values([minute(9), minute(8), minute(7), minute(1)])
+      .execute();
+    const request = (id: string, days: number) => ({
+      id,
+      child_id: childId,
+      computer_user_id: computerUserId,
+      day: ago(days).slice(0, 10),
+      requested_minutes: 15,
+      granted_minutes: 15,
+      status: 'accepted' as const,
+      request_comment: null,
+      response_comment: null,
+      created_at: ago(days),
+      updated_at: ago(days),
+    });
+    const [old, recent] = [newToken(), newToken()];
+    await server.db
+      .insertInto('more_time_requests')
+      .values([request(old, 9), request(recent, 6)])
+      .execute();
+    const report = await runRetention(deps, NOW);
+    expect(report.screenTimeMinutes).toBeGreaterThanOrEqual(2);
+    const left = await server.db
+      .selectFrom('screen_time_minutes')
+      .select('minute')
+      .where('child_id', '=', childId)
+      .orderBy('minute')
+      .execute();
+    expect(left.map((row) => row.minute)).toEqual([ago(7), ago(1)]);
+    const requests = await server.db
+      .selectFrom('more_time_requests')
+      .select('id')
+      .where('child_id', '=', childId)
+      .execute();
+    expect(requests.map((row) => row.id)).toEqual([recent]);
+  });
+});

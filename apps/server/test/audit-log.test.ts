@@ -191,6 +191,47 @@ const scenarios: Record<string, Scenario> = {
     ).body as string;
     return { input: { id, decision: { case: 'rejected' } } };
   },
+  // issue 34
+  DecideMoreTimeRequest: async () => {
+    const childId = await addChild(server, alice.adminId, { name: 'More' });
+    const code = await addConnectionCode(server, childId);
+    const browser = await server.call(
+      'ConnectBrowser',
+      {
+        code,
+        browser: 'Chrome',
+        browserVersion: '142.0',
+        platform: 'linux',
+        extensionVersion: '1.0.0',
+      },
+      { namespace: 'browser-filter' },
+    );
+    const asked = await server.call(
+      'CreateMoreTimeRequest',
+      { minutes: 15 },
+      { namespace: 'browser-filter', token: browser.body.token },
+    );
+    return { input: { id: asked.body.id, decision: { case: 'accepted', minutes: 15 } } };
+  },
+  SaveScreenTime: async () => {
+    const childId = await addChild(server, alice.adminId, { name: 'Allowance' });
+    const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    return {
+      input: {
+        childId,
+        allowance: Object.fromEntries(days.map((day) => [day, 90])),
+        exemptKeychainIds: [],
+      },
+    };
+  },
+  PauseInternet: async () => ({
+    input: { childId: await addChild(server, alice.adminId, { name: 'Paused' }), minutes: 15 },
+  }),
+  ResumeInternet: async () => {
+    const childId = await addChild(server, alice.adminId, { name: 'Resumed' });
+    await server.call('PauseInternet', { childId, minutes: null }, { token: alice.token });
+    return { input: { childId } };
+  },
   UpdateUnlockRequest: async () => {
     const mac = await connectedMac(server, alice.adminId);
     const [id] = (

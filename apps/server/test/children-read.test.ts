@@ -76,6 +76,20 @@ describe('GetUsers / GetUser', () => {
       // issue 24: self-harm alerts are on for every child (they work while keylogging is on)
       alertCategories: ['selfHarm'],
       alertWords: [],
+      // issue 34: no limit on any day until the parent sets one
+      screenTime: {
+        allowance: {
+          monday: null,
+          tuesday: null,
+          wednesday: null,
+          thursday: null,
+          friday: null,
+          saturday: null,
+          sunday: null,
+        },
+        exemptKeychainIds: [],
+        timeZone: 'UTC',
+      },
     });
 
     const list = await server.call('GetUsers', undefined, { token: parent.token });

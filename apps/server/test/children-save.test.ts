@@ -56,7 +56,9 @@ describe('SaveUser: new child', () => {
     // issue 31: with other content it is not the same create (before: 200, keeping 'Original')
     const replaced = await save(alice, newChildInput({ id, name: 'Replaced' }));
     expect(replaced.status).toBe(400);
-    expect(replaced.body.userMessage).toMatch(/already saved with other details\. Reload the page/);
+    expect(replaced.body.userMessage).toMatch(
+      /already saved with other details\. It is listed as it was saved/,
+    );
 
     // even when the existing id belongs to someone else
     const theirs = await save(bob, newChildInput({ id, name: 'Stolen' }));

@@ -244,7 +244,7 @@ describe('suspension requests', () => {
     await notificationsDelivered();
     const { emails, texts, slack: posts } = sent(parent.email, 'notify-suspend-filter');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] New suspend filter request from Kim /);
+    expect(emails[0]!.subject).toMatch(/^New suspend filter request from Kim /);
     expect(texts).toHaveLength(1);
     expect(posts).toHaveLength(1);
   });
@@ -284,7 +284,7 @@ describe('suspension requests', () => {
     await notificationsDelivered();
     const { emails, texts } = sent(parent.email, 'notify-suspend-filter');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] 2 new suspend filter requests from Lea /);
+    expect(emails[0]!.subject).toMatch(/^2 new suspend filter requests from Lea /);
     expect(emails[0]!.text).toContain(
       'Lea sent 2 suspension requests. The latest asks to suspend the filter for 20 minutes.',
     );
@@ -319,7 +319,7 @@ describe('security events (LogSecurityEvent)', () => {
     await notificationsDelivered();
     const { emails, texts, slack: posts } = sent(parent.email, 'notify-security-event');
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toMatch(/^\[Keyward\] 30 security events for child: Max /);
+    expect(emails[0]!.subject).toMatch(/^30 security events for child: Max /);
     expect(texts).toHaveLength(1);
     expect(texts[0]!.Body).toContain('Received 30 security events for child Max, the latest:');
     expect(posts).toHaveLength(1);
@@ -485,6 +485,44 @@ describe('activity volume per minute', () => {
     expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(1))).status).toBe(429);
     server.clock.advance(MINUTE);
     expect((await deviceCall(server, 'CreateKeystrokeLines', mac.token, long(1))).status).toBe(200);
+  });
+
+  test('a Mac that keeps calling past its budget is refused before its body is read (issue 31)', async () => {
+    // before: each call past the budget was still parsed, validated and counted in the database;
+    // one Mac sending 500 KB bodies as fast as it was answered raised another family's p50 ×4–7
+    const parent = await server.signUpVerifiedParent();
+    const mac = await childWithMac(server, parent.adminId);
+    const other = await childWithMac(server, parent.adminId);
+    const lines = (n: number) =>
+      Array.from({ length: n }, () => ({
+        appName: 'Notes',
+        line: 'x'.repeat(10_000),
+        time: toSwiftReferenceSeconds(server.clock.now().toISOString()),
+      }));
+    const refused = await deviceCall(server, 'CreateKeystrokeLines', mac.token, lines(41));
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    const notJson = { namespace: 'macos-app' as const, token: mac.token, rawBody: '{not json' };
+    // the same Mac and operation: 429 without reading the body (it is not even JSON)
+    const again = await server.call('CreateKeystrokeLines', undefined, notJson);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeLessThanOrEqual(retryAfter);
+    expect(again.body).toMatchObject({ id: 'c4a1e8d2' });
+    // its other operations, and another Mac, are answered as usual
+    expect((await deviceCall(server, 'CreateKeystrokeLines', other.token, lines(1))).status).toBe(
+      200,
+    );
+    expect(
+      (await server.call('CreateKeystrokeLines', undefined, { ...notJson, token: other.token }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await deviceCall(server, 'CheckIn_v2', mac.token, { appVersion: '2.4.0' })).status,
+    ).toBe(200);
+    // once its Retry-After has passed, its calls are read again
+    server.clock.advance(retryAfter * 1000);
+    expect((await server.call('CreateKeystrokeLines', undefined, notJson)).status).toBe(400);
   });
 });
 

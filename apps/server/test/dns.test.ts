@@ -401,6 +401,24 @@ describe('DoH at /dns-query/<device id>', () => {
     expect(data((await doh(id, query('scratch.mit.edu'))).packet)).toEqual(['0.0.0.0']);
   });
 
+  test('issue 34: Pause internet blocks every name at once, like downtime; Resume opens them again', async () => {
+    const { id, parent, childId } = await familyWithDevice();
+    expect(String(data((await doh(id, query('khanacademy.org'))).packet)[0])).toMatch(
+      /^192\.0\.2\./,
+    );
+    const paused = await server.call(
+      'PauseInternet',
+      { childId, minutes: null },
+      { token: parent.token },
+    );
+    expect(paused.status).toBe(200);
+    expect(data((await doh(id, query('khanacademy.org'))).packet)).toEqual(['0.0.0.0']);
+    await server.call('ResumeInternet', { childId }, { token: parent.token });
+    expect(String(data((await doh(id, query('khanacademy.org'))).packet)[0])).toMatch(
+      /^192\.0\.2\./,
+    );
+  });
+
   test('the server name and the connectivity checks always resolve', async () => {
     const { id } = await familyWithDevice();
     for (const name of [

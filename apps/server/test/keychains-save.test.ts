@@ -71,7 +71,9 @@ describe('SaveKeychain', () => {
       { isNew: true, id, name: 'Hijack' },
       { token: alice.token },
     );
-    expect(other.body.userMessage).toMatch(/already saved with other details\. Reload the page/);
+    expect(other.body.userMessage).toMatch(
+      /already saved with other details\. It is listed as it was saved/,
+    );
     expect(await keychainRow(server, id)).toEqual(before);
   });
 

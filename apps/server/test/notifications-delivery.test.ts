@@ -177,7 +177,7 @@ describe('dispatch rule (§6.1)', () => {
       comment: 'finishing a video for school',
     });
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/^\[Keyward\] New suspend filter request from Sam \[ref:/);
+    expect(mails[0]!.subject).toMatch(/^New suspend filter request from Sam \[ref:/);
     expect(mails[0]!.text).toContain('10 minutes');
     expect(mails[0]!.text).toContain('finishing a video for school');
     expect(mails[0]!.links).toContain(
@@ -372,7 +372,7 @@ describe('dispatch rule (§6.1)', () => {
     expect(sms.texts[0]!.Body).toContain(
       'Received security event: "Filter suspended remotely: for 10 minutes" for child Sam.',
     );
-    expect(mails[0]!.subject).toMatch(/^\[Keyward\] Security event for child: Sam \[ref:/);
+    expect(mails[0]!.subject).toMatch(/^Security event for child: Sam \[ref:/);
     expect(mails[0]!.links).toEqual([`${DASHBOARD}/security-events`]);
     // followed by the event's explanation
     expect(sms.texts[0]!.Body).toContain('The filter was suspended from the dashboard.');

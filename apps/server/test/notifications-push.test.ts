@@ -4,6 +4,7 @@ import { MINUTE } from '../src/db/values.ts';
 import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import {
   addChild,
+  addConnectionCode,
   inviteCoParent,
   addComputerUser,
   addMacToken,
@@ -421,5 +422,57 @@ describe('deciding from the notification', () => {
     expect((await suspensionStatus(requestId)).status).toBe('pending');
     // the genuine token still works once
     expect((await decideFromNotification(payload.actionToken, 'deny')).statusCode).toBe(200);
+  });
+});
+
+describe('issue 34: a request for more screen time', () => {
+  test('arrives as a push with Allow 15 minutes and Deny; Allow grants 15 minutes for today, once', async () => {
+    const parent = await server.signUpVerifiedParent();
+    const { browser } = await turnOnThisDevice(parent, ['suspendFilterRequestSubmitted']);
+    const childId = await addChild(server, parent.adminId, { name: 'Ada' });
+    const code = await addConnectionCode(server, childId);
+    const connected = await server.call(
+      'ConnectBrowser',
+      {
+        code,
+        browser: 'Chrome',
+        browserVersion: '142.0',
+        platform: 'linux',
+        extensionVersion: '1.0.0',
+      },
+      { namespace: 'browser-filter' },
+    );
+    const from = pushService.received.length;
+    const asked = await server.call(
+      'CreateMoreTimeRequest',
+      { minutes: 30, comment: 'last level' },
+      { namespace: 'browser-filter', token: connected.body.token },
+    );
+    expect(asked.status).toBe(200);
+    const pushes = (await pushesSince(from)).filter((p) =>
+      browser.endpoint.endsWith(`/${p.subscriptionId}`),
+    );
+    expect(pushes).toHaveLength(1);
+    const payload = pushes[0]!.payload;
+    expect(payload).toMatchObject({
+      title: 'Ada asks for more time',
+      body: 'Ada asks for 30 minutes more screen time today. "last level"',
+      url: '/inbox',
+      actions: [
+        { action: 'allow15', title: 'Allow 15 minutes' },
+        { action: 'deny', title: 'Deny' },
+      ],
+    });
+    const allowed = await decideFromNotification(payload.actionToken, 'allow15');
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().message).toBe('Allowed 15 more minutes of screen time today.');
+    const row = await server.db
+      .selectFrom('more_time_requests')
+      .select(['status', 'granted_minutes'])
+      .where('id', '=', asked.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'accepted', granted_minutes: 15 });
+    // the token is spent
+    expect((await decideFromNotification(payload.actionToken, 'deny')).statusCode).toBe(401);
   });
 });

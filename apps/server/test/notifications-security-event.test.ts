@@ -33,7 +33,7 @@ describe('LogSecurityEvent notifications', () => {
     const mails = securityMails().slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(alice.email);
-    expect(mails[0]!.subject).toMatch(/^\[Keyward\] Security event for child: Sam \[ref:/);
+    expect(mails[0]!.subject).toMatch(/^Security event for child: Sam \[ref:/);
     expect(mails[0]!.text).toContain(
       'Received security event: "System extension state changed: disabled" for child Sam.',
     );

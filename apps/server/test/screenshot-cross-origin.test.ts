@@ -47,6 +47,20 @@ describe('a screenshot image', () => {
     expect(withOrigin.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
+  test('asked in CORS mode (Keyward’s own <img crossorigin>), it loads without any Referer', async () => {
+    // the page's referrer policy may send no Referer: the browser still names its Origin
+    const url = await storedScreenshot();
+    for (const origin of [FIRST, SECOND]) {
+      const answer = await image(url, { origin, 'sec-fetch-mode': 'cors' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['access-control-allow-origin']).toBe(origin);
+      expect(String(answer.headers.vary)).toMatch(/Origin/);
+    }
+    const elsewhere = await image(url, { origin: 'https://evil.example.com' });
+    expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
+    expect(elsewhere.headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+
   test('and on no other: same-origin for another site, or when the page is unknown', async () => {
     const url = await storedScreenshot();
     const pages: Record<string, string>[] = [

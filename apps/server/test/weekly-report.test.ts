@@ -89,6 +89,20 @@ describe('sending', () => {
     });
     await deviceCall(server, 'CreateSuspendFilterRequest_v2', token, { duration: 600 });
     await notificationsDelivered();
+    // issue 34: 95 minutes counted this week (and one 8 days ago, outside it)
+    const minute = (i: number) =>
+      new Date(SUNDAY_EVENING.getTime() - DAY - i * 60_000).toISOString();
+    await server.db
+      .insertInto('screen_time_minutes')
+      .values(
+        [...Array.from({ length: 95 }, (_, i) => i), 8 * 24 * 60].map((i) => ({
+          computer_user_id: computerUserId,
+          child_id: childId,
+          minute: minute(i),
+          site: 'a.example',
+        })),
+      )
+      .execute();
 
     expect(localTime(SUNDAY_BEFORE, 'America/New_York')).toEqual({
       weekday: 'Sun',
@@ -107,7 +121,7 @@ describe('sending', () => {
     const reports = reportsTo(alice.email);
     expect(reports).toHaveLength(1);
     const [report] = reports;
-    expect(report?.subject).toMatch(/^\[Keyward\] Your weekly report/);
+    expect(report?.subject).toMatch(/^Your Keyward weekly report/);
     expect(report?.text).toContain(
       [
         'Ada:',
@@ -116,6 +130,7 @@ describe('sending', () => {
         '- 0 activity items to review',
         '- 0 flagged items',
         '- 0 security events',
+        '- 1 hour 35 minutes of screen time',
       ].join('\n'),
     );
     const stop = /Stop the weekly report with one click: (\S+)/.exec(report?.text ?? '')?.[1];

@@ -71,6 +71,44 @@ export const BrowserMonitoring = z.object({
 });
 export type BrowserMonitoring = z.infer<typeof BrowserMonitoring>;
 
+/** Issue 34: today's screen time as the extension enforces it. */
+export const BrowserScreenTime = z.object({
+  /** today's allowance with today's grants; null: no limit today */
+  allowedMinutes: z.number().nullable(),
+  /** minutes used today on all the child's browsers (each minute once) */
+  usedMinutes: z.number(),
+  /** null: no limit today */
+  remainingMinutes: z.number().nullable(),
+  /** local midnight in the family's time zone: the allowance starts again */
+  resetsAt: IsoDate,
+  /** the keychains whose sites never count ("doesn't use up time") */
+  exemptKeychainIds: z.array(Uuid),
+});
+export type BrowserScreenTime = z.infer<typeof BrowserScreenTime>;
+
+/** Issue 34: the parent paused the internet; `until` absent: until the parent resumes. */
+export const BrowserPause = z.object({ until: IsoDate.optional() });
+export type BrowserPause = z.infer<typeof BrowserPause>;
+
+/** Issue 34: one minute (its start, a whole minute) a counted site was visible, and the site. */
+export const BrowserUsedMinute = z.object({
+  minute: IsoDate,
+  site: z.string().min(1).max(253),
+});
+export type BrowserUsedMinute = z.infer<typeof BrowserUsedMinute>;
+/** a day of minutes at most per check-in; the extension sends what it kept offline in turns */
+export const MAX_USED_MINUTES_PER_CHECK_IN = 24 * 60;
+
+export const BrowserMoreTimeRequest = z.object({
+  id: Uuid,
+  status: z.enum(['pending', 'accepted', 'rejected']),
+  requestedMinutes: z.number().int().positive(),
+  /** when accepted: the minutes added to today's allowance */
+  grantedMinutes: z.number().int().positive().optional(),
+  responseComment: z.string().optional(),
+});
+export type BrowserMoreTimeRequest = z.infer<typeof BrowserMoreTimeRequest>;
+
 export const BrowserCheckInOutput = z.object({
   childName: z.string(),
   deviceId: Uuid,
@@ -84,6 +122,10 @@ export const BrowserCheckInOutput = z.object({
   monitoring: BrowserMonitoring,
   /** seconds between check-ins when the push channel is down */
   checkInEverySeconds: z.number().int().positive(),
+  /** issue 34: today's allowance (absent: no limit on any day) */
+  screenTime: BrowserScreenTime.optional(),
+  /** issue 34: the parent paused the internet: everything is blocked */
+  pause: BrowserPause.optional(),
 });
 export type BrowserCheckInOutput = z.infer<typeof BrowserCheckInOutput>;
 
@@ -150,6 +192,8 @@ export const browserFilter = {
       browserVersion: version,
       /** whether the extension may run in incognito windows (without it, incognito is unfiltered) */
       incognitoAllowed: z.boolean(),
+      /** issue 34: minutes counted since the last check-in (kept while offline) */
+      usedMinutes: optionalInput(z.array(BrowserUsedMinute).max(MAX_USED_MINUTES_PER_CHECK_IN)),
     }),
     output: BrowserCheckInOutput,
   },
@@ -187,6 +231,20 @@ export const browserFilter = {
     auth: 'browser',
     input: inputObject({ id: Uuid }),
     output: BrowserSuspensionRequest,
+  },
+  /** Issue 34: "Ask for 15 / 30 / 60 more minutes" on the Time's up page. */
+  CreateMoreTimeRequest: {
+    auth: 'browser',
+    input: inputObject({
+      minutes: z.union([z.literal(15), z.literal(30), z.literal(60)]),
+      comment: optionalInput(z.string().max(LIMITS.comment)),
+    }),
+    output: BrowserMoreTimeRequest,
+  },
+  GetMoreTimeRequest: {
+    auth: 'browser',
+    input: inputObject({ id: Uuid }),
+    output: BrowserMoreTimeRequest,
   },
   /** A signed URL the extension PUTs one JPEG to (the same flow as the Mac's screenshots). */
   CreateScreenshotUpload: {

@@ -72,6 +72,9 @@ export const CLIENT_ERROR_IDS = {
 export const ERROR_IDS = {
   /** loggedOut 401 — admin token missing, unknown, expired or revoked */
   loggedOut: '8df93d61',
+  /** badRequest 400 — a create sent again with its id and other content (issue 31): the
+   * dashboard reloads what is stored and shows it */
+  createdWithOtherContent: '5d2b7e90',
   /** notFound 404 — unknown operation, any namespace */
   unknownOperation: '0f5a25c9',
   /** notFound 404 — row not found or not owned; `entityName` set */

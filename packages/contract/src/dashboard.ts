@@ -12,6 +12,11 @@ import {
   DataExportOutput,
   DaySummary,
   DecideFilterSuspensionRequestInput,
+  DecideMoreTimeRequestInput,
+  PauseInternetInput,
+  ResumeInternetInput,
+  SaveScreenTimeInput,
+  ScreenTimeUsage,
   FamilyParent,
   GetAuditLogOutput,
   DeletableEntityType,
@@ -156,6 +161,12 @@ export const dashboard = {
     input: DecideFilterSuspensionRequestInput,
     output: SuccessOutput,
   },
+  /** Issue 34: grant (minutes for today) or deny a child's request for more screen time. */
+  DecideMoreTimeRequest: {
+    auth: 'parent',
+    input: DecideMoreTimeRequestInput,
+    output: SuccessOutput,
+  },
   DeletePushSubscription: {
     auth: 'parent',
     input: inputObject({ id: Uuid }),
@@ -273,6 +284,8 @@ export const dashboard = {
     }),
   },
   GetUser: { auth: 'parent', input: Uuid, output: User },
+  /** Issue 34: the child's time today and each day of the week, and the top sites by time. */
+  GetScreenTime: { auth: 'parent', input: inputObject({ childId: Uuid }), output: ScreenTimeUsage },
   GetUserUnlockRequests: { auth: 'parent', input: Uuid, output: z.array(UnlockRequest) },
   GetUsers: { auth: 'parent', input: null, output: z.array(User) },
   HandleCheckoutCancel: { auth: 'parent', input: CheckoutSessionInput, output: SuccessOutput },
@@ -443,6 +456,11 @@ export const dashboard = {
     output: z.object({ secret: z.string(), otpauthUrl: z.string() }),
   },
   StripeUrl: { auth: 'parent', input: null, output: z.object({ url: z.string() }) },
+  /** Issue 34: the child's daily allowance per day of the week and its keychains that never count. */
+  SaveScreenTime: { auth: 'parent', input: SaveScreenTimeInput, output: SuccessOutput },
+  /** Issue 34: every Keyward filter of the child blocks everything, for `minutes` or until resumed. */
+  PauseInternet: { auth: 'parent', input: PauseInternetInput, output: SuccessOutput },
+  ResumeInternet: { auth: 'parent', input: ResumeInternetInput, output: SuccessOutput },
   ToggleChildKeychain: {
     auth: 'parent',
     input: inputObject({ keychainId: Uuid, childId: Uuid }),

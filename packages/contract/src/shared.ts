@@ -327,6 +327,104 @@ export const BlockedAppInput = inputObject({
 export type BlockedAppInput = z.infer<typeof BlockedAppInput>;
 
 /** A child. */
+// ---------------------------------------------------------------------------
+// Screen time (issue 34)
+
+/** Minutes allowed on one day of the week; null: no limit that day. */
+const DayAllowance = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60)
+  .nullable();
+export const WeeklyAllowance = z.object({
+  monday: DayAllowance,
+  tuesday: DayAllowance,
+  wednesday: DayAllowance,
+  thursday: DayAllowance,
+  friday: DayAllowance,
+  saturday: DayAllowance,
+  sunday: DayAllowance,
+});
+export type WeeklyAllowance = z.infer<typeof WeeklyAllowance>;
+
+/** One day of the child's screen time (the family's time zone). */
+export const ScreenTimeDay = z.object({
+  /** YYYY-MM-DD */
+  date: z.string(),
+  weekday: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  usedMinutes: z.number(),
+  /** that day's allowance before grants; null: no limit */
+  allowanceMinutes: z.number().nullable(),
+  grantedMinutes: z.number(),
+});
+export type ScreenTimeDay = z.infer<typeof ScreenTimeDay>;
+
+/** A child's screen-time settings (GetUser; SaveScreenTime, PauseInternet change them). */
+export const ScreenTime = z.object({
+  allowance: WeeklyAllowance,
+  /** keychains marked "doesn't use up time" */
+  exemptKeychainIds: z.array(Uuid),
+  /** the family's time zone the days are counted in */
+  timeZone: z.string(),
+  /** present while the internet is paused; `until` absent: until the parent resumes */
+  pause: z.object({ until: IsoDate.optional() }).optional(),
+});
+export type ScreenTime = z.infer<typeof ScreenTime>;
+
+/** Where the child's time went (GetScreenTime: read fresh, it changes every minute). */
+export const ScreenTimeUsage = z.object({
+  today: ScreenTimeDay.extend({
+    /** null: no limit today */
+    remainingMinutes: z.number().nullable(),
+    resetsAt: IsoDate,
+  }),
+  /** the last 7 days, oldest first, today last */
+  week: z.array(ScreenTimeDay),
+  /** the week's sites by time, most first (at most 10) */
+  topSites: z.array(z.object({ site: z.string(), minutes: z.number() })),
+});
+export type ScreenTimeUsage = z.infer<typeof ScreenTimeUsage>;
+
+// Allowance minutes are checked by the server (allowanceProblem) for a message a parent reads.
+const DayAllowanceInput = z.number().nullable();
+export const SaveScreenTimeInput = inputObject({
+  childId: Uuid,
+  allowance: inputObject({
+    monday: DayAllowanceInput,
+    tuesday: DayAllowanceInput,
+    wednesday: DayAllowanceInput,
+    thursday: DayAllowanceInput,
+    friday: DayAllowanceInput,
+    saturday: DayAllowanceInput,
+    sunday: DayAllowanceInput,
+  }),
+  exemptKeychainIds: inputArray(Uuid),
+  /** the dashboard's IANA time zone: the family's days are counted in it when it has none yet */
+  timeZone: optionalInput(z.string().max(64)),
+});
+export type SaveScreenTimeInput = z.infer<typeof SaveScreenTimeInput>;
+
+export const PauseInternetInput = inputObject({
+  childId: Uuid,
+  /** null: until the parent resumes */
+  minutes: z.number().nullable(),
+});
+export type PauseInternetInput = z.infer<typeof PauseInternetInput>;
+
+export const ResumeInternetInput = inputObject({ childId: Uuid });
+export type ResumeInternetInput = z.infer<typeof ResumeInternetInput>;
+
+export const DecideMoreTimeRequestInput = inputObject({
+  id: Uuid,
+  decision: z.discriminatedUnion('case', [
+    inputObject({ case: z.literal('accepted'), minutes: z.number() }),
+    inputObject({ case: z.literal('rejected') }),
+  ]),
+  responseComment: optionalInput(z.string().max(LIMITS.comment)),
+});
+export type DecideMoreTimeRequestInput = z.infer<typeof DecideMoreTimeRequestInput>;
+
 export const User = z.object({
   id: Uuid,
   name: z.string(),
@@ -344,6 +442,8 @@ export const User = z.object({
   alertCategories: z.array(z.string()).optional(),
   /** Issue 24: the parent's own alert words and phrases for the child. */
   alertWords: z.array(z.string()).optional(),
+  /** Issue 34: the daily allowance per day of the week, the exempt keychains, a pause */
+  screenTime: ScreenTime.optional(),
 });
 export type User = z.infer<typeof User>;
 
@@ -623,6 +723,18 @@ export const InboxAlerts = z.object({
 });
 export type InboxAlerts = z.infer<typeof InboxAlerts>;
 
+/** Issue 34: a child's pending request for more time today (from the Time's up page). */
+export const MoreTimeInboxItem = z.object({
+  id: Uuid,
+  childId: Uuid,
+  childName: z.string(),
+  device: z.object({ kind: DeviceKind, id: Uuid, name: z.string() }),
+  createdAt: IsoDate,
+  requestComment: z.string().optional(),
+  requestedMinutes: z.number(),
+});
+export type MoreTimeInboxItem = z.infer<typeof MoreTimeInboxItem>;
+
 /**
  * What waits for the parent, newest first (suspension requests under 2 hours old). Issue 31: each
  * child's newest requests up to a page (PENDING_SHOWN_PER_CHILD in packages/domain); `more` counts,
@@ -632,6 +744,8 @@ export const InboxOutput = z.object({
   items: z.array(InboxItem),
   /** Issue 32: the children's alerts to look at, the latest first */
   alerts: z.array(InboxAlerts),
+  /** Issue 34: requests for more screen time today, newest first */
+  moreTime: z.array(MoreTimeInboxItem).optional(),
   more: z
     .array(
       z.object({

@@ -143,6 +143,14 @@ const examples: Examples = {
     },
     output: success,
   },
+  DecideMoreTimeRequest: {
+    input: {
+      id: ids.suspension,
+      decision: { case: 'accepted', minutes: 15 },
+      responseComment: 'ok',
+    },
+    output: success,
+  },
   DeleteActivityItems_v2: {
     input: { keystrokeLineIds: [ids.keystroke], screenshotIds: [ids.screenshot] },
     output: success,
@@ -352,6 +360,30 @@ const examples: Examples = {
     output: { requests: [unlockRequest], nextBefore: `d~${at}~${ids.notification}` },
   },
   GetUser: { input: ids.child, output: user },
+  GetScreenTime: {
+    input: { childId: ids.child },
+    output: {
+      today: {
+        date: '2026-12-07',
+        weekday: 'monday',
+        usedMinutes: 95,
+        allowanceMinutes: 120,
+        grantedMinutes: 15,
+        remainingMinutes: 40,
+        resetsAt: at,
+      },
+      week: [
+        {
+          date: '2026-12-07',
+          weekday: 'monday',
+          usedMinutes: 95,
+          allowanceMinutes: 120,
+          grantedMinutes: 15,
+        },
+      ],
+      topSites: [{ site: 'www.youtube.com', minutes: 60 }],
+    },
+  },
   GetUserUnlockRequests: { input: ids.child, output: [unlockRequest] },
   GetUsers: { input: undefined, output: [user] },
   HandleCheckoutCancel: { input: { stripeCheckoutSessionId: 'cs_test_a1' }, output: success },
@@ -474,6 +506,24 @@ const examples: Examples = {
     },
   },
   StripeUrl: { input: undefined, output: { url: 'https://checkout.stripe.com/c/pay/cs_1' } },
+  SaveScreenTime: {
+    input: {
+      childId: ids.child,
+      allowance: {
+        monday: 120,
+        tuesday: 120,
+        wednesday: 120,
+        thursday: 120,
+        friday: 120,
+        saturday: 180,
+        sunday: null,
+      },
+      exemptKeychainIds: [ids.keychain],
+    },
+    output: success,
+  },
+  PauseInternet: { input: { childId: ids.child, minutes: 15 }, output: success },
+  ResumeInternet: { input: { childId: ids.child }, output: success },
   ToggleChildKeychain: { input: { keychainId: ids.keychain, childId: ids.child }, output: success },
   UpdateIOSDevice: {
     input: {
@@ -519,7 +569,7 @@ const rows = dashboardOperationNames.map((name) => [name, examples[name]] as con
 
 describe('dashboard operation table', () => {
   it('has the 52 operations of §5.1 with their exact names', () => {
-    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice
+    expect(dashboardOperationNames).toHaveLength(52 + 12 + 5 + 2 + 1 + 1 + 5 + 1 + 5); // + issue 12: two-factor, export, co-parents and audit log; issue 20: GetFamilyDevices, GetInbox; issue 19: GetUnlockRequestsPage; issue 24: ChildActivityInsights; issue 23: the three push-subscription operations and the weekly report's two; issue 33: CreateDnsDevice; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest, GetScreenTime
     expect(Object.keys(examples).sort()).toEqual([...dashboardOperationNames].sort());
     for (const name of ['DeleteEntity_v2', 'DeleteActivityItems_v2', 'IOSDevices', 'Logout']) {
       expect(isDashboardOperation(name)).toBe(true);
@@ -547,7 +597,7 @@ describe('dashboard operation table', () => {
       'VerifySignupEmail',
     ]);
     expect(defs.filter((def) => def.auth === 'parent')).toHaveLength(
-      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1,
+      44 + 9 + 4 + 2 + 1 + 1 + 5 + 1 + 5,
     );
     expect(defs.filter((def) => def.input === null)).toHaveLength(13 + 4 + 1 + 2 + 2);
 
@@ -569,7 +619,7 @@ describe('dashboard operation table', () => {
         dashboard[name].output.safeParse({ success: true }).success &&
         !dashboard[name].output.safeParse({}).success,
     );
-    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport
+    expect(successOutputs).toHaveLength(22 + 2 + 2 + 2 + 4); // + InviteParent, RemoveParent, DeletePushSubscription, SaveWeeklyReport; issue 34: SaveScreenTime, PauseInternet, ResumeInternet, DecideMoreTimeRequest
 
     const arrayOutputs = dashboardOperationNames.filter(
       (name) => dashboard[name].output.safeParse([]).success,

@@ -108,7 +108,15 @@ export const RULE_IDS = {
   firstKey: 10,
 } as const;
 
-export type FilterMode = 'filtering' | 'suspended' | 'downtime' | 'notConnected';
+export type FilterMode =
+  | 'filtering'
+  | 'suspended'
+  | 'downtime'
+  | 'notConnected'
+  /** issue 34: the parent paused the internet: everything is blocked */
+  | 'paused'
+  /** issue 34: today's allowance is used up: only the sites that don't use up time open */
+  | 'timesUp';
 
 export type SkipReason = 'regexLimit' | 'ruleLimit' | 'unsupported';
 
@@ -135,6 +143,10 @@ export interface BrowserRulesInput {
   blockPageUrl: string;
   /** follows Date#getTimezoneOffset; absent: the runtime's own time zone */
   timeZoneOffsetMinutes?: number | undefined;
+  /** issue 34: the parent paused the internet until this instant (null: until resumed) */
+  pausedUntil?: Date | null | undefined;
+  /** issue 34: the allowance is used up: only the exempt keychains unlock, until it resets */
+  timesUp?: { exemptKeychainIds: readonly string[]; resetsAt: Date } | undefined;
   limits?: { rules: number; regexRules: number };
 }
 
@@ -156,6 +168,19 @@ export function compileBlockEverything(blockPageUrl: string): CompiledBrowserRul
 export function compileBrowserRules(input: BrowserRulesInput): CompiledBrowserRules {
   const { now, timeZoneOffsetMinutes: offset } = input;
   const limits = input.limits ?? DNR_LIMITS;
+
+  // Issue 34: a pause is the parent's latest word ("stop now"): it wins over a suspension.
+  const { pausedUntil } = input;
+  if (pausedUntil === null || (pausedUntil && pausedUntil > now)) {
+    return {
+      rules: [...baseRules(input.blockPageUrl), ...serverRules(input.serverOrigin)],
+      regexRuleCount: 1,
+      skippedKeys: [],
+      ...(pausedUntil ? { nextChangeAt: pausedUntil } : {}),
+      mode: 'paused',
+      keysInForce: 0,
+    };
+  }
 
   const suspensionEnd = input.suspension ? new Date(input.suspension.endsAt) : undefined;
   if (suspensionEnd && suspensionEnd > now) {
@@ -195,9 +220,16 @@ export function compileBrowserRules(input: BrowserRulesInput): CompiledBrowserRu
     }
   }
 
+  // Issue 34: time's up until the allowance resets (or the parent grants more, and the extension
+  // compiles again): only the keychains that don't use up time.
+  const timesUp = input.timesUp && input.timesUp.resetsAt > now ? input.timesUp : undefined;
+  const exempt = new Set(timesUp?.exemptKeychainIds.map((id) => id.toLowerCase()));
+  if (timesUp) changes.push(timesUp.resetsAt);
+
   const keys: WireBrowserKey[] = [];
   const inForceBySchedule = new Map<string, ReturnType<typeof keychainInForce>>();
   for (const keychain of input.keychains) {
+    if (timesUp && !exempt.has(keychain.id.toLowerCase())) continue;
     const browserKeys = keychain.keys.filter(
       (k) => appliesToBrowser(k.key) && !(k.expiration && new Date(k.expiration) <= now),
     );
@@ -229,7 +261,7 @@ export function compileBrowserRules(input: BrowserRulesInput): CompiledBrowserRu
     regexRuleCount: 1 + built.regexRuleCount,
     skippedKeys: built.skippedKeys,
     nextChangeAt: earliest(changes),
-    mode: 'filtering',
+    mode: timesUp ? 'timesUp' : 'filtering',
     keysInForce: keys.length - built.skippedKeys.length,
   };
 }
@@ -529,7 +561,11 @@ export function reportedBrowserState(
   const at = compiled.nextChangeAt?.toISOString().replace(/\.\d{3}Z$/, 'Z');
   switch (compiled.mode) {
     case 'filtering':
+    case 'timesUp':
       return { case: 'on' };
+    // issue 34: the Mac's wire has no pause; blocking everything is its downtime
+    case 'paused':
+      return at ? { case: 'downtime', ending: at } : { case: 'downtime' };
     case 'suspended':
       return at ? { case: 'suspended', resuming: at } : { case: 'suspended' };
     case 'downtime':

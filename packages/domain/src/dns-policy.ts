@@ -8,6 +8,7 @@ import { isKeychainActiveAt, isTimeInWindow, localDatePartsOf } from './schedule
 //
 //   1. system names (the Keyward server's own name, the operating systems' connectivity checks):
 //      always, even in downtime, so a device stays online and can reach the ask page;
+//   1b. a pause (issue 34): nothing else, like downtime, whatever else is granted;
 //   2. a granted suspension that has not ended: everything (the parent chose to turn the filter
 //      off; it wins over downtime, as on the Mac and in Keyward for Chrome);
 //   3. downtime: nothing else;
@@ -24,6 +25,8 @@ export interface DnsPolicyInput {
   downtime?: PlainTimeWindow | undefined;
   /** a granted suspension's end (ISO date) */
   suspensionEndsAt?: string | undefined;
+  /** issue 34: the parent paused the internet until this instant (ms; Infinity: until resumed) */
+  pausedUntilMs?: number | undefined;
   /** follows Date#getTimezoneOffset (the family's time zone); absent: UTC */
   timeZoneOffsetMinutes?: number | undefined;
   /** names that always resolve, with every subdomain (lowercase) */
@@ -42,6 +45,7 @@ export interface DnsPolicy {
   readonly keychains: readonly CompiledKeychain[];
   readonly downtime: PlainTimeWindow | undefined;
   readonly suspensionEndsAtMs: number | undefined;
+  readonly pausedUntilMs: number | undefined;
   readonly timeZoneOffsetMinutes: number;
   /** keys DNS cannot apply (a path, an IP address, one app, an invalid domain) */
   readonly keysNotForDns: number;
@@ -90,6 +94,7 @@ export function compileDnsPolicy(input: DnsPolicyInput): DnsPolicy {
     keychains: [...bySchedule.values()],
     downtime: input.downtime,
     suspensionEndsAtMs: Number.isNaN(endsAt) ? undefined : endsAt,
+    pausedUntilMs: input.pausedUntilMs,
     timeZoneOffsetMinutes: input.timeZoneOffsetMinutes ?? 0,
     keysNotForDns,
     hostKeys,
@@ -105,6 +110,11 @@ export function decideDnsName(policy: DnsPolicy, queryName: string, now: Date): 
   const host = normalizeQueryName(queryName);
   const nowMs = now.getTime();
   if (policy.system.matches(host, nowMs)) return { verdict: 'allow', reason: 'system' };
+  // issue 34: a pause blocks everything like downtime, and wins over a suspension (the parent's
+  // latest word: "stop now")
+  if (policy.pausedUntilMs !== undefined && policy.pausedUntilMs > nowMs) {
+    return { verdict: 'block', reason: 'downtime' };
+  }
   if (policy.suspensionEndsAtMs !== undefined && policy.suspensionEndsAtMs > nowMs) {
     return { verdict: 'allow', reason: 'suspension' };
   }

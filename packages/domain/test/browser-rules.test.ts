@@ -566,6 +566,66 @@ describe('schedules, expirations, downtime, suspension', () => {
   });
 });
 
+describe('pause and time is up (issue 34)', () => {
+  const games = keychain([browserKey(KEYS['anySubdomain example.net']!)]);
+  const school = keychain([browserKey(KEYS['domain example.com']!)]);
+  const open = (rules: DnrRule[], url: string) => isAllowed(rules, { url, type: 'main_frame' });
+  const resetsAt = new Date('2026-11-27T00:00:00Z');
+
+  test('paused until resumed: everything blocked but the server, whatever is granted', () => {
+    const result = compile([games, school], {
+      pausedUntil: null,
+      suspension: { endsAt: '2026-11-26T11:00:00Z', keylogging: false },
+    });
+    expect(result.mode).toBe('paused');
+    expect(result.nextChangeAt).toBeUndefined();
+    expect(open(result.rules, 'https://example.net/')).toBe(false);
+    expect(open(result.rules, 'https://example.com/')).toBe(false);
+    expect(open(result.rules, `${SERVER}/`)).toBe(true);
+  });
+
+  test('paused for 15 minutes: blocked until then, then the keys again', () => {
+    const until = new Date('2026-11-26T10:15:00Z');
+    const paused = compile([games], { pausedUntil: until });
+    expect([paused.mode, paused.nextChangeAt?.toISOString()]).toEqual([
+      'paused',
+      '2026-11-26T10:15:00.000Z',
+    ]);
+    const after = compile([games], { pausedUntil: until, now: until });
+    expect(after.mode).toBe('filtering');
+    expect(open(after.rules, 'https://example.net/')).toBe(true);
+  });
+
+  test("time's up: only the keychains that don't use up time open, until the reset", () => {
+    const result = compile([games, school], {
+      timesUp: { exemptKeychainIds: [school.id.toUpperCase()], resetsAt },
+    });
+    expect(result.mode).toBe('timesUp');
+    expect(result.nextChangeAt?.toISOString()).toBe('2026-11-27T00:00:00.000Z');
+    expect(open(result.rules, 'https://example.net/')).toBe(false);
+    expect(open(result.rules, 'https://example.com/')).toBe(true);
+    expect(open(result.rules, `${SERVER}/`)).toBe(true);
+  });
+
+  test("time's up after its reset: filtering as before", () => {
+    const result = compile([games, school], {
+      now: resetsAt,
+      timesUp: { exemptKeychainIds: [], resetsAt },
+    });
+    expect(result.mode).toBe('filtering');
+    expect(open(result.rules, 'https://example.net/')).toBe(true);
+  });
+
+  test('states: a pause reports as downtime (what the dashboard shows), time is up as on', () => {
+    const at = new Date('2026-11-26T10:15:00Z');
+    expect(reportedBrowserState({ mode: 'paused', nextChangeAt: at })).toEqual({
+      case: 'downtime',
+      ending: '2026-11-26T10:15:00Z',
+    });
+    expect(reportedBrowserState({ mode: 'timesUp', nextChangeAt: at })).toEqual({ case: 'on' });
+  });
+});
+
 describe('the state a browser reports (issue 32)', () => {
   const at = new Date('2026-12-01T20:41:15.250Z');
   test.each([

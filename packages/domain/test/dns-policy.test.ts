@@ -220,6 +220,35 @@ const ROWS: Row[] = [
     expected: allow('system'),
   },
   { name: "Windows' NCSI", query: 'www.msftconnecttest.com', input: {}, expected: allow('system') },
+  // issue 34: Pause internet
+  {
+    name: 'paused for a while: a keyed name is blocked like downtime',
+    query: 'khanacademy.org',
+    input: { keychains: [school], pausedUntilMs: Date.parse('2026-12-01T15:45:00Z') },
+    expected: block('downtime'),
+  },
+  {
+    name: 'paused until resumed: a suspension does not open it',
+    query: 'khanacademy.org',
+    input: {
+      keychains: [school],
+      suspensionEndsAt: '2026-12-01T15:40:00Z',
+      pausedUntilMs: Number.POSITIVE_INFINITY,
+    },
+    expected: block('downtime'),
+  },
+  {
+    name: 'a pause that has ended: the keys unlock again',
+    query: 'khanacademy.org',
+    input: { keychains: [school], pausedUntilMs: Date.parse('2026-12-01T15:30:00Z') },
+    expected: allow('key'),
+  },
+  {
+    name: 'paused: the system names still resolve',
+    query: 'captive.apple.com',
+    input: { pausedUntilMs: Number.POSITIVE_INFINITY },
+    expected: allow('system'),
+  },
   {
     name: 'two keychains: the unscheduled one unlocks outside the other window',
     query: 'khanacademy.org',

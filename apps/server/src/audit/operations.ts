@@ -17,6 +17,9 @@ import {
 import { PqlFailure } from '../pairql/errors.ts';
 import { alertCategoryLabel } from '@keyward/domain/alert-categories';
 import { storedAlertCategories, storedAlertWords } from '../activity/alerts.ts';
+import { storedAllowance, storedExempt } from '../children/screen-time.ts';
+import { ownedMoreTimeRequest } from '../requests/more-time.ts';
+import { type Allowance, dayName, minutesInWords, WEEKDAYS } from '@keyward/domain/screen-time';
 
 // The audit log's one place (issue 12): which dashboard operations change nothing, which are the
 // sign-in flows recorded as security events instead, and, for every other operation, what entity
@@ -54,6 +57,7 @@ export const READ_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetUnlockRequests',
   'GetUnlockRequestsPage',
   'GetUser',
+  'GetScreenTime',
   'GetUserUnlockRequests',
   'GetUsers',
   'IOSDevices',
@@ -148,6 +152,34 @@ async function childSnapshot(db: Db, parentId: string, id: string): Promise<Snap
       alerts:
         storedAlertCategories(child.alert_categories).map(alertCategoryLabel).join(', ') || 'none',
       'own alert words': storedAlertWords(child.alert_words).join(', '),
+      // issue 34
+      'screen time': allowanceInWords(storedAllowance(child.screen_time_allowance)),
+      "keychains that don't use up time": String(storedExempt(child.screen_time_exempt).length),
+      paused: child.paused_at === null ? 'no' : (child.paused_until ?? 'until resumed'),
+    },
+  };
+}
+
+/** Issue 34: 'Monday 2 hours, …, Sunday no limit', or 'no limit'. */
+function allowanceInWords(allowance: Allowance): string {
+  if (WEEKDAYS.every((day) => allowance[day] === null)) return 'no limit';
+  return WEEKDAYS.map((day) => {
+    const minutes = allowance[day];
+    return `${dayName(day)} ${minutes === null ? 'no limit' : minutesInWords(minutes)}`;
+  }).join(', ');
+}
+
+async function moreTimeSnapshot(db: Db, parentId: string, id: string) {
+  const request = await orNothing(ownedMoreTimeRequest(db, parentId, id));
+  if (!request) return undefined;
+  return {
+    label: `${request.child_name}: ${minutesInWords(request.requested_minutes)} more`,
+    childId: request.child_id,
+    fields: {
+      status: request.status,
+      'time granted':
+        request.granted_minutes === null ? null : minutesInWords(request.granted_minutes),
+      'response comment': request.response_comment,
     },
   };
 }
@@ -374,6 +406,11 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
     entityId: byId,
     snapshot: suspensionSnapshot,
   },
+  DecideMoreTimeRequest: {
+    entityType: 'moreTimeRequest',
+    entityId: byId,
+    snapshot: moreTimeSnapshot,
+  },
   DeletePushSubscription: {
     entityType: 'notificationMethod',
     entityId: byId,
@@ -452,6 +489,21 @@ export const AUDITED_OPERATIONS: Record<string, AuditDescriptor> = {
   StartTotpEnrolment: {
     entityType: 'signInSecurity',
     describe: () => 'started setting up the authenticator app',
+  },
+  SaveScreenTime: {
+    entityType: 'child',
+    entityId: (input) => input.childId,
+    snapshot: childSnapshot,
+  },
+  PauseInternet: {
+    entityType: 'child',
+    entityId: (input) => input.childId,
+    snapshot: childSnapshot,
+  },
+  ResumeInternet: {
+    entityType: 'child',
+    entityId: (input) => input.childId,
+    snapshot: childSnapshot,
   },
   ToggleChildKeychain: {
     entityType: 'child',

@@ -13,6 +13,7 @@ import { groupBy } from '../collections.ts';
 import type { Db } from '../db/database.ts';
 import { fromDbBool, fromDbInt, fromDbJson, toDbTime } from '../db/values.ts';
 import { computerUserStatuses } from '../devices/status.ts';
+import { familyTimeZoneOf, screenTimeSettings } from './screen-time.ts';
 
 /**
  * The parent's children as `User` objects (server-behaviour §3.1), optionally only one child.
@@ -35,6 +36,7 @@ export async function loadChildProfiles(
   const children = await childrenQuery.execute();
   if (children.length === 0) return [];
   const childIds = children.map((child) => child.id);
+  const timeZone = await familyTimeZoneOf(db, parentId);
 
   const computerUsers = await db
     .selectFrom('computer_users as cu')
@@ -138,6 +140,7 @@ export async function loadChildProfiles(
       createdAt: child.created_at,
       alertCategories: storedAlertCategories(child.alert_categories),
       alertWords: storedAlertWords(child.alert_words),
+      screenTime: screenTimeSettings(child, timeZone, now),
     };
     if (child.downtime !== null) user.downtime = fromDbJson<PlainTimeWindow>(child.downtime);
     return user;

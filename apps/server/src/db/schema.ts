@@ -121,6 +121,36 @@ export interface ChildrenTable {
   alert_categories: ColumnType<unknown, string | undefined, string>;
   /** Issue 24: the parent's own alert words (json string array). */
   alert_words: ColumnType<unknown, string | undefined, string>;
+  /** Issue 34: minutes allowed per day of the week (json); null: no limit on any day */
+  screen_time_allowance: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Issue 34: keychains that never use up time (json id array) */
+  screen_time_exempt: ColumnType<unknown, string | undefined, string>;
+  /** Issue 34: set while the internet is paused */
+  paused_at: ColumnType<Ts | null, Ts | null | undefined, Ts | null>;
+  /** Issue 34: when the pause ends; null with paused_at: until the parent resumes */
+  paused_until: ColumnType<Ts | null, Ts | null | undefined, Ts | null>;
+}
+/** Issue 34: a minute a browser counted (its start), once per browser. */
+export interface ScreenTimeMinutesTable {
+  computer_user_id: string;
+  child_id: string;
+  minute: Ts;
+  site: string;
+}
+/** Issue 34: a child's request for more screen time today. */
+export interface MoreTimeRequestsTable {
+  id: string;
+  child_id: string;
+  computer_user_id: string;
+  /** the family's local date (YYYY-MM-DD) the request is for */
+  day: string;
+  requested_minutes: number;
+  granted_minutes: number | null;
+  status: RequestStatus;
+  request_comment: string | null;
+  response_comment: string | null;
+  created_at: Ts;
+  updated_at: Ts;
 }
 export interface ComputersTable {
   id: string;
@@ -608,6 +638,8 @@ export interface Database {
   children: ChildrenTable;
   computers: ComputersTable;
   dns_blocked_names: DnsBlockedNamesTable;
+  screen_time_minutes: ScreenTimeMinutesTable;
+  more_time_requests: MoreTimeRequestsTable;
   computer_users: ComputerUsersTable;
   mac_app_tokens: MacAppTokensTable;
   child_keychains: ChildKeychainsTable;

@@ -89,7 +89,14 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       .innerJoin('computers as c', 'c.id', 'cu.computer_id')
       .innerJoin('children as ch', 'ch.id', 'cu.child_id')
       .innerJoin('parents as p', 'p.id', 'ch.parent_id')
-      .select(['cu.id', 'cu.child_id', 'ch.downtime', 'p.time_zone'])
+      .select([
+        'cu.id',
+        'cu.child_id',
+        'ch.downtime',
+        'p.time_zone',
+        'ch.paused_at',
+        'ch.paused_until',
+      ])
       .where('cu.id', '=', deviceId)
       .where('c.kind', '=', 'dns')
       .executeTakeFirst();
@@ -102,6 +109,13 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       keychains,
       downtime: row.downtime === null ? undefined : fromDbJson<PlainTimeWindow>(row.downtime),
       suspensionEndsAt: suspension?.endsAt,
+      // issue 34: a pause blocks like downtime (PauseInternet pushes to the child's devices)
+      pausedUntilMs:
+        row.paused_at === null
+          ? undefined
+          : row.paused_until === null
+            ? Number.POSITIVE_INFINITY
+            : Date.parse(row.paused_until),
       timeZoneOffsetMinutes: timeZoneOffsetMinutes(row.time_zone, now),
       systemHosts,
       systemDomains: CONNECTIVITY_CHECK_DOMAINS,

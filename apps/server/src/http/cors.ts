@@ -50,8 +50,9 @@ export function registerDashboardCors(app: FastifyInstance, allowList: string[])
       (request.method === 'GET' || request.method === 'HEAD') &&
       RESOURCE_PREFIXES.some((prefix) => request.url.startsWith(prefix))
     ) {
-      // issue 31: loadable by a page of every allowed dashboard origin, and of no other (an <img>
-      // sends no Origin; browsers send the page's origin as Referer to another origin by default)
+      // issue 31: loadable by a page of every allowed dashboard origin, and of no other (a plain
+      // <img>, as the reference dashboard's, sends no Origin; browsers send the page's origin as
+      // Referer to another origin by default; a page that sends neither is refused: same-origin)
       const vary = reply.getHeader('vary');
       reply.header(
         'vary',
@@ -60,6 +61,10 @@ export function registerDashboardCors(app: FastifyInstance, allowList: string[])
       if (allowedOrigin(requestingOrigin(request.headers)) !== undefined) {
         reply.header('cross-origin-resource-policy', 'cross-origin');
       }
+      // Keyward's own dashboard asks for its images in CORS mode (crossorigin="anonymous"): the
+      // browser then names the page's Origin whatever its referrer policy, and checks this answer
+      const corsOrigin = allowedOrigin(request.headers.origin);
+      if (corsOrigin) reply.header('access-control-allow-origin', corsOrigin);
     }
     if (request.method !== 'OPTIONS' && request.url.startsWith(DASHBOARD_PREFIX)) {
       const origin = allowedOrigin(request.headers.origin);

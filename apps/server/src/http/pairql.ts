@@ -25,6 +25,7 @@ import {
   notAvailableYet,
   PqlFailure,
   serverError,
+  tooManyRequests,
   unknownOperation,
   userTokenNotFound,
 } from '../pairql/errors.ts';
@@ -40,9 +41,17 @@ import {
   readCacheOf,
 } from '../pairql/read-cache.ts';
 import type { Resolver } from '../pairql/resolver.ts';
+import { refusedDevices } from '../pairql/refused-devices.ts';
 import { assertRoleMayCall } from '../pairql/roles.ts';
 
 export const BODY_LIMIT_BYTES = 512 * 1024;
+
+/** The header carrying each kind of device's token. */
+const DEVICE_TOKEN_HEADERS = {
+  device: 'x-usertoken',
+  iosDevice: 'x-devicetoken',
+  browser: 'x-browsertoken',
+} as const;
 
 export interface Namespace {
   /** URL segment: /pairql/{name}/{Op} */
@@ -146,11 +155,39 @@ export async function registerPairQL(app: FastifyInstance, deps: RouterDeps): Pr
 
     pairql.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 
+    // issue 31: a device that keeps calling past its budget is refused before its body is read
+    const refused = refusedDevices(deps.clock);
+    const deviceCall = (namespace: Namespace, request: FastifyRequest) => {
+      const op = (request.params as { op?: string }).op ?? '';
+      const def = Object.hasOwn(namespace.operations, op) ? namespace.operations[op] : undefined;
+      const header = def && DEVICE_TOKEN_HEADERS[def.auth as keyof typeof DEVICE_TOKEN_HEADERS];
+      const token = header ? request.headers[header] : undefined;
+      return typeof token === 'string' ? { key: `${namespace.name}/${op}`, token } : undefined;
+    };
+
     for (const { namespace, resolvers } of deps.namespaces) {
       pairql.post<{ Params: { op: string } }>(
         `/pairql/${namespace.name}/:op`,
+        {
+          onRequest: async (request, reply) => {
+            const call = deviceCall(namespace, request);
+            const left = call && refused.refusedFor(call.key, call.token);
+            if (left !== undefined) return sendError(tooManyRequests(left), request, reply);
+          },
+        },
         async (request, reply) => {
-          const output = await handle(deps, namespace, resolvers, request);
+          let output: unknown;
+          try {
+            output = await handle(deps, namespace, resolvers, request);
+          } catch (error) {
+            const retryAfter =
+              error instanceof PqlFailure && error.details.spentUntilRetryAfter
+                ? Number(error.details.headers?.['retry-after'])
+                : undefined;
+            const call = retryAfter ? deviceCall(namespace, request) : undefined;
+            if (call && retryAfter) refused.refuse(call.key, call.token, retryAfter);
+            throw error;
+          }
           if (output instanceof JsonText) return sendJsonText(request, reply, output);
           return reply
             .code(200)

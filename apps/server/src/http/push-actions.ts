@@ -9,6 +9,7 @@ import { PqlFailure } from '../pairql/errors.ts';
 import { clientIp } from '../services/client-ip.ts';
 import type { Clock } from '../services/clock.ts';
 import { RATE_LIMITS } from '../pairql/rate-limit.ts';
+import { decideMoreTime } from '../requests/more-time.ts';
 import { decideSuspensionRequest } from '../requests/suspension-decision.ts';
 
 // Issue 23: `POST /push-actions/decide {token, action}`, sent by the service worker when the parent
@@ -64,7 +65,32 @@ export function registerPushActions(
     };
     const chosen = SUSPENSION_ACTIONS[action];
     const input = { id: grant.requestId, decision: chosen.decision };
+    // issue 34: the token may be for a request for more time ("Allow 15 minutes" of screen time)
+    const moreTime = await db
+      .selectFrom('more_time_requests as r')
+      .innerJoin('children as c', 'c.id', 'r.child_id')
+      .select('r.child_id')
+      .where('r.id', '=', grant.requestId)
+      .where('c.parent_id', '=', grant.parentId)
+      .executeTakeFirst();
     try {
+      if (moreTime) {
+        const decision =
+          action === 'deny'
+            ? ({ case: 'rejected' } as const)
+            : ({ case: 'accepted', minutes: 15 } as const);
+        const moreInput = { id: grant.requestId, decision };
+        await runAudited(ctx, 'DecideMoreTimeRequest', moreInput, (audited) =>
+          decideMoreTime(audited, moreInput),
+        );
+        await services.push.toChildren([moreTime.child_id], { case: 'userUpdated' });
+        return {
+          message:
+            action === 'deny'
+              ? 'Denied. Your child has been told.'
+              : 'Allowed 15 more minutes of screen time today.',
+        };
+      }
       await runAudited(ctx, 'DecideFilterSuspensionRequest', input, (audited) =>
         decideSuspensionRequest(audited, input),
       );

@@ -48,6 +48,9 @@ export interface RetentionReport {
   signInChallenges: number;
   /** data exports whose link expired, or unfinished for a week, with their ZIP files (issue 12) */
   dataExports: number;
+  /** issue 34: counted minutes and requests for more time older than 8 days (the week is 7) */
+  screenTimeMinutes: number;
+  moreTimeRequests: number;
 }
 
 const count = (result: { numDeletedRows: bigint } | undefined) =>
@@ -212,7 +215,23 @@ export async function runRetention(deps: RetentionDeps, now: Date): Promise<Rete
     await db.deleteFrom('push_action_tokens').where('expires_at', '<=', nowTs).executeTakeFirst(),
   );
 
+  // issue 34: the week's chart and the weekly report read 7 days; a browser reports a week at most
+  const screenTimeMinutes = count(
+    await db
+      .deleteFrom('screen_time_minutes')
+      .where('minute', '<=', at(8 * DAY))
+      .executeTakeFirst(),
+  );
+  const moreTimeRequests = count(
+    await db
+      .deleteFrom('more_time_requests')
+      .where('created_at', '<=', at(8 * DAY))
+      .executeTakeFirst(),
+  );
+
   return {
+    screenTimeMinutes,
+    moreTimeRequests,
     pushActionTokens,
     screenshots,
     abandonedUploads,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { usedMinutesBetween } from '../children/screen-time.ts';
 import type { Db } from '../db/database.ts';
 import { CATALOGUE_PARENT_ID } from '../db/migrations/0003_public_keychains.ts';
 import { addMs, DAY, toDbBool, toDbTime } from '../db/values.ts';
@@ -179,7 +180,8 @@ export async function familyWeek(db: Db, parentId: string, now: Date): Promise<C
           .where('created_at', '>=', since)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirst(),
-      ),
+      ), // issue 34: the week's screen time, each minute once over the child's browsers
+      screenTimeMinutes: await usedMinutesBetween(db, child.id, addMs(now, -7 * DAY), now),
     });
   }
   return weeks;

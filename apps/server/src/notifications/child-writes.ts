@@ -81,6 +81,8 @@ export interface ChildWrite {
   at: Date;
   /** This write's own rows, listed first in the message, in this order. */
   ids?: string[];
+  /** issue 34: requests for more time (told under the suspension requests' trigger) */
+  moreTime?: true;
 }
 
 /**
@@ -95,7 +97,7 @@ export function notifyAboutChild(ctx: NotifyContext, write: ChildWrite): void {
         const windowSeconds = ctx.config.notificationGroupSeconds;
         const { start, end } = notificationWindow(write.at, windowSeconds);
         const writes = await ctx.services.rateLimit.hit(
-          `notify-group:${write.trigger}:child:${write.childId}`,
+          `notify-group:${write.moreTime ? 'moreTime' : write.trigger}:child:${write.childId}`,
           windowSeconds,
           { at: write.at },
         );
@@ -163,6 +165,30 @@ async function groupedNotification(
       return { trigger: 'unlockRequestSubmitted', ...about, requestIds };
     }
     case 'suspendFilterRequestSubmitted': {
+      if (write.moreTime) {
+        const asked = await ctx.db
+          .selectFrom('more_time_requests')
+          .select(['id', 'requested_minutes', 'request_comment'])
+          .where('child_id', '=', write.childId)
+          .where('status', '=', 'pending')
+          .where('created_at', '>=', window.from)
+          .where('created_at', '<', window.to)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+        const last = asked.at(-1);
+        if (!last) return undefined;
+        return {
+          trigger: 'suspendFilterRequestSubmitted',
+          ...about,
+          requestId: last.id,
+          durationSeconds: last.requested_minutes * 60,
+          comment: last.request_comment,
+          moreTimeMinutes: last.requested_minutes,
+          path: '/inbox',
+          ...(asked.length > 1 ? { count: asked.length } : {}),
+        };
+      }
       const mac = await ctx.db
         .selectFrom('mac_suspend_filter_requests as r')
         .innerJoin('computer_users as cu', 'cu.id', 'r.computer_user_id')

@@ -1,5 +1,6 @@
 import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
+import { minutesInWords } from '@keyward/domain/screen-time';
 import { durationInWords } from '../services/mail-templates.ts';
 
 // The words and links of parent notifications (server-behaviour §6.2). Emails render these facts
@@ -27,6 +28,9 @@ export type ParentNotification =
       path?: string;
       /** Requests this notification stands for (absent: 1); the fields above are the latest's. */
       count?: number;
+      /** Issue 34: a request for this many more minutes of screen time today (same trigger: the
+       * parents who hear of requests to turn the filter off hear of requests for more time) */
+      moreTimeMinutes?: number;
     }
   | {
       trigger: 'adminChildSecurityEvent';
@@ -97,6 +101,13 @@ export function plainText(appName: string, facts: NotificationFacts): string {
     }
     case 'suspendFilterRequestSubmitted': {
       const comment = n.comment ? ` Comment: "${n.comment}".` : '';
+      if (n.moreTimeMinutes !== undefined) {
+        const what =
+          (n.count ?? 1) === 1
+            ? `${n.childName} asks for ${minutesInWords(n.moreTimeMinutes)} more screen time today.`
+            : `${n.childName} asked ${n.count} times for more screen time, the latest for ${minutesInWords(n.moreTimeMinutes)}.`;
+        return `[${appName}] ${what}${comment} Allow or deny at ${url}`;
+      }
       const duration = durationInWords(n.durationSeconds);
       const what =
         (n.count ?? 1) === 1

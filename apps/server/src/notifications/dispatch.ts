@@ -245,6 +245,16 @@ async function sendEmail(
         fallback,
       });
     case 'suspendFilterRequestSubmitted':
+      if (n.moreTimeMinutes !== undefined) {
+        return ctx.services.email.send('notify-more-time', to, {
+          childName: n.childName,
+          count: n.count ?? 1,
+          minutes: n.moreTimeMinutes,
+          comment: n.comment,
+          url: facts.url,
+          fallback,
+        });
+      }
       return ctx.services.email.send('notify-suspend-filter', to, {
         childName: n.childName,
         count: n.count ?? 1,

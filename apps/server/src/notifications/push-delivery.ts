@@ -7,6 +7,7 @@ import { pushTopic } from '../services/web-push.ts';
 import type { NotificationFacts } from './content.ts';
 import { decryptPushSubscription, type StoredPushConfig } from './method-config.ts';
 import { mintActionToken, SUSPENSION_ACTIONS } from './push-actions.ts';
+import { minutesInWords } from '@keyward/domain/screen-time';
 
 // Issue 23: one parent notification through the "This device" method (Web Push). The message is
 // the JSON the service worker (apps/web/build/service-worker.js) shows: a title, a body, the page
@@ -47,6 +48,17 @@ export function pushMessage(facts: NotificationFacts): PushMessage {
       const count = n.count ?? 1;
       const duration = durationInWords(n.durationSeconds);
       const comment = n.comment ? ` "${n.comment}"` : '';
+      if (n.moreTimeMinutes !== undefined) {
+        return {
+          ...base,
+          tag: `moreTime:${n.childId}`,
+          title: `${n.childName} asks for more time`,
+          body:
+            count === 1
+              ? `${n.childName} asks for ${minutesInWords(n.moreTimeMinutes)} more screen time today.${comment}`
+              : `${n.childName} asked ${count} times for more screen time, the latest for ${minutesInWords(n.moreTimeMinutes)}.${comment}`,
+        };
+      }
       return {
         ...base,
         title: `Suspension request from ${n.childName}`,
@@ -88,6 +100,7 @@ export async function sendPush(
 ): Promise<void> {
   const n = facts.notification;
   const message = pushMessage(facts);
+  // a request of either kind for time (issue 34: more screen time too) can be decided from here
   if (n.trigger === 'suspendFilterRequestSubmitted' && (n.count ?? 1) === 1) {
     message.actions = PushSuspensionAction.options.map((action) => ({
       action,

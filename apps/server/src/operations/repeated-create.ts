@@ -1,11 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fromDbBool, fromDbJson } from '../db/values.ts';
+import { ERROR_IDS } from '@keyward/contract/constants';
 import { badRequest } from '../pairql/errors.ts';
 
 // Issue 31 (finding 4): a create sent again with the same id (a double click, a retry) is answered
 // as done, but only when it asks for what is stored. With other content it used to be answered as
-// done too, silently keeping the first; now it is refused with a message telling the parent to
-// reload, so the dashboard shows what is stored. The wire answers stay the reference's.
+// done too, silently keeping the first; now it is refused with a message saying so, and the
+// dashboard reloads the reads the create changes, so it shows what is stored (lib/api/hooks.ts).
+// The wire answers stay the reference's.
 
 /** How a stored column compares with what the create asks for. */
 export type StoredAs = 'text' | 'number' | 'bool' | 'json';
@@ -38,8 +40,8 @@ export function asksForWhatIsStored(
 /** The answer to a repeated create that asks for something else than what is stored. */
 export function createdWithOtherContent(what: string, id: string) {
   return badRequest(
-    '5d2b7e90',
+    ERROR_IDS.createdWithOtherContent,
     `${what} ${id} was already created with other content`,
-    `This ${what.toLowerCase()} was already saved with other details. Reload the page to see what is saved, then change it there.`,
+    `This ${what.toLowerCase()} was already saved with other details. It is listed as it was saved: change it there.`,
   );
 }

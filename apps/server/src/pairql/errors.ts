@@ -16,6 +16,9 @@ export interface PqlErrorDetails {
   statusCode?: number;
   /** Extra HTTP headers (e.g. Retry-After). */
   headers?: Record<string, string>;
+  /** issue 31: a spent budget whose refused attempts count too (the rate limiter's `consume`): the
+   * same caller's next call is refused as well until Retry-After, so it may be refused unread */
+  spentUntilRetryAfter?: boolean;
 }
 
 const STATUS: Record<PqlErrorType, number> = {
@@ -140,9 +143,14 @@ export function browserTokenNotFound(): PqlFailure {
   });
 }
 
-export function tooManyRequests(retryAfterSeconds: number, userMessage?: string): PqlFailure {
+export function tooManyRequests(
+  retryAfterSeconds: number,
+  userMessage?: string,
+  spentUntilRetryAfter = false,
+): PqlFailure {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new PqlFailure({
+    spentUntilRetryAfter,
     id: 'c4a1e8d2',
     type: 'badRequest',
     statusCode: 429,

@@ -132,7 +132,8 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
   async function consume(bucket: string, limit: number, windowSeconds: number, cost = 1) {
     const counted = await slide(bucket, windowSeconds, cost);
     if (counted.total > budget(limit)) {
-      throw tooManyRequests(counted.retryAfter(counted.current, limit));
+      // what is refused counts too: the budget stays spent until Retry-After (pairql/refused-devices.ts)
+      throw tooManyRequests(counted.retryAfter(counted.current, limit), undefined, true);
     }
   }
 

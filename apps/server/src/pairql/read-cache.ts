@@ -255,7 +255,13 @@ async function usersHorizon(db: Db, users: User[], now: Date): Promise<number> {
       now,
     ),
   ]);
-  return Math.min(keys, offline);
+  // issue 34: a timed pause ends on its own
+  let pauseEnd = Number.POSITIVE_INFINITY;
+  for (const user of users) {
+    const until = user.screenTime?.pause?.until;
+    if (until !== undefined) pauseEnd = Math.min(pauseEnd, Date.parse(until));
+  }
+  return Math.min(keys, offline, pauseEnd);
 }
 
 export const CACHED_DASHBOARD_OPERATIONS: Readonly<Record<string, CachedOperation>> = {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { minutesInWords } from '@keyward/domain/screen-time';
 
 // Email templates (server-behaviour §6.3). Each template is a function of its params returning
 // the parts of the message; `renderEmail` wraps them in the shared plain-text + HTML layout and
-// adds the " [ref:xxxxx]" subject suffix. To add a template: add its params to `TemplateParams`
+// adds the " [ref:xxxxx]" subject suffix. No subject starts with "[App name]": the sender says who writes
+// (issue 32); each names what happened. To add a template: add its params to `TemplateParams`
 // and its function to `templates` — TypeScript then checks every caller.
 
 /** One child's week in the weekly report (jobs/weekly-report.ts counts it). */
@@ -16,6 +18,8 @@ export interface ChildWeek {
   /** issue 32: typed lines that raised an alert this week (self-harm, bullying…) */
   alerts: number;
   securityEvents: number;
+  /** issue 34: distinct minutes Keyward for Chrome counted in the 7 days */
+  screenTimeMinutes: number;
 }
 
 export interface TemplateParams {
@@ -44,6 +48,15 @@ export interface TemplateParams {
     childName: string;
     count: number;
     durationSeconds: number;
+    comment: string | null;
+    url: string;
+    fallback?: FallbackParagraph;
+  };
+  /** Issue 34: a child asks for more screen time today (from the Time's up page). */
+  'notify-more-time': {
+    childName: string;
+    count: number;
+    minutes: number;
     comment: string | null;
     url: string;
     fallback?: FallbackParagraph;
@@ -250,14 +263,29 @@ const templates: Templates = {
     action: { label: count === 1 ? 'View the request' : 'View the requests', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
+  'notify-more-time': ({ childName, count, minutes, comment, url, fallback }, { appName }) => ({
+    subject:
+      count === 1
+        ? `${childName} asks for more screen time`
+        : `${childName} asked ${count} times for more screen time`,
+    paragraphs: [
+      count === 1
+        ? `${childName} used today's screen time and asks for ${minutesInWords(minutes)} more.`
+        : `${childName} asked ${count} times for more screen time today. The latest asks for ${minutesInWords(minutes)} more.`,
+      ...(comment ? [`${childName}'s comment: "${comment}"`] : []),
+      'Allow more time or deny it in your inbox:',
+    ],
+    action: { label: 'Open the inbox', url },
+    footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
+  }),
   'notify-suspend-filter': (
     { childName, count, durationSeconds, comment, url, fallback },
     { appName },
   ) => ({
     subject:
       count === 1
-        ? `[${appName}] New suspend filter request from ${childName}`
-        : `[${appName}] ${count} new suspend filter requests from ${childName}`,
+        ? `New suspend filter request from ${childName}`
+        : `${count} new suspend filter requests from ${childName}`,
     paragraphs: [
       count === 1
         ? `${childName} asked to suspend the filter for ${durationInWords(durationSeconds)}.`
@@ -268,11 +296,11 @@ const templates: Templates = {
     action: { label: count === 1 ? 'View the request' : 'View the latest request', url },
     footnotes: fallback ? [noNotificationsParagraph(appName, fallback)] : [],
   }),
-  'notify-security-event': ({ childName, count, summary, explanation, url }, { appName }) => ({
+  'notify-security-event': ({ childName, count, summary, explanation, url }) => ({
     subject:
       count === 1
-        ? `[${appName}] Security event for child: ${childName}`
-        : `[${appName}] ${count} security events for child: ${childName}`,
+        ? `Security event for child: ${childName}`
+        : `${count} security events for child: ${childName}`,
     paragraphs: [
       count === 1
         ? `Received security event: "${summary}" for child ${childName}.`
@@ -284,8 +312,8 @@ const templates: Templates = {
   'notify-activity-alert': ({ childName, count, categories, url, fallback }, { appName }) => ({
     subject:
       count === 1
-        ? `[${appName}] Alert on what ${childName} typed`
-        : `[${appName}] ${count} alerts on what ${childName} typed`,
+        ? `Alert on what ${childName} typed`
+        : `${count} alerts on what ${childName} typed`,
     paragraphs: [
       count === 1
         ? `Something ${childName} typed matched an alert (${categories}). It is flagged and shown first in ${childName}'s activity.`
@@ -298,7 +326,7 @@ const templates: Templates = {
   'weekly-report': ({ children, url, unsubscribeUrl }, { appName }) => {
     const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
     return {
-      subject: `[${appName}] Your weekly report`,
+      subject: `Your ${appName} weekly report`,
       paragraphs: [
         'Here is what happened in the last 7 days.',
         ...(children.length === 0
@@ -316,6 +344,9 @@ const templates: Templates = {
                 `- ${plural(child.activityToReview, 'activity item')} to review`,
                 `- ${plural(child.flaggedItems, 'flagged item')}`,
                 `- ${plural(child.securityEvents, 'security event')}`,
+                ...(child.screenTimeMinutes > 0
+                  ? [`- ${minutesInWords(child.screenTimeMinutes)} of screen time`]
+                  : []),
               ].join('\n'),
             )),
       ],

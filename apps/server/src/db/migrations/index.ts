@@ -16,6 +16,7 @@ import { browserDevicesMigration } from './0021_browser_devices.ts';
 import { hardeningThreeMigration } from './0022_hardening_three.ts';
 import { dnsBlockedNamesMigration } from './0023_dns_blocked_names.ts';
 import { requestedSuspensionDurationMigration } from './0024_requested_suspension_duration.ts';
+import { screenTimeMigration } from './0026_screen_time.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -38,6 +39,7 @@ const migrations: Record<string, PortableMigration> = {
   '0022_hardening_three': hardeningThreeMigration,
   '0023_dns_blocked_names': dnsBlockedNamesMigration,
   '0024_requested_suspension_duration': requestedSuspensionDurationMigration,
+  '0026_screen_time': screenTimeMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

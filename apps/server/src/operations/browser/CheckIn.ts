@@ -6,6 +6,13 @@ import { touchPresence } from '../../devices/presence.ts';
 import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { browserResolver } from '../../pairql/resolver.ts';
 import { recordBrowserSecurityEvent } from '../../devices/browser-security-events.ts';
+import {
+  browserScreenTime,
+  familyTimeZone,
+  isoSeconds,
+  recordUsedMinutes,
+  screenTimeSettings,
+} from '../../children/screen-time.ts';
 
 // Issue 22: what the browser filters with. The extension compiles the keys into its own rules
 // (packages/domain browser-rules), so schedules, expirations, downtime and the suspension's end
@@ -23,7 +30,14 @@ export default browserResolver('CheckIn', async (input, ctx) => {
   const now = ctx.clock.now();
   const child = await ctx.db
     .selectFrom('children')
+    .innerJoin('parents', 'parents.id', 'children.parent_id')
     .select([
+      'children.id',
+      'parents.time_zone',
+      'screen_time_allowance',
+      'screen_time_exempt',
+      'paused_at',
+      'paused_until',
       'name',
       'keylogging_enabled',
       'screenshots_enabled',
@@ -31,12 +45,33 @@ export default browserResolver('CheckIn', async (input, ctx) => {
       'screenshots_resolution',
       'downtime',
     ])
-    .where('id', '=', ctx.childId)
+    .where('children.id', '=', ctx.childId)
     .executeTakeFirstOrThrow();
+  // issue 34: the minutes counted since the last check-in, before today's total is read
+  if (input.usedMinutes && input.usedMinutes.length > 0) {
+    const computer = await ctx.db
+      .selectFrom('computer_users')
+      .select('created_at')
+      .where('id', '=', ctx.computerUserId)
+      .executeTakeFirstOrThrow();
+    await recordUsedMinutes(
+      ctx.db,
+      {
+        computerUserId: ctx.computerUserId,
+        childId: ctx.childId,
+        connectedAt: new Date(computer.created_at),
+      },
+      input.usedMinutes,
+      now,
+    );
+  }
+  const timeZone = familyTimeZone(child.time_zone);
+  const settings = screenTimeSettings(child, timeZone, now);
   const keylogging = fromDbBool(child.keylogging_enabled);
-  const [keychains, suspension] = await Promise.all([
+  const [keychains, suspension, screenTime] = await Promise.all([
     browserKeychains(ctx.db, ctx.childId, now),
     activeBrowserSuspension(ctx.db, ctx.computerUserId, keylogging, now),
+    browserScreenTime(ctx.db, child, timeZone, now),
   ]);
 
   const at = toDbTime(now);
@@ -71,7 +106,7 @@ export default browserResolver('CheckIn', async (input, ctx) => {
   return {
     childName: child.name,
     deviceId: ctx.computerUserId,
-    serverTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    serverTime: isoSeconds(now),
     keychains,
     ...(child.downtime === null ? {} : { downtime: fromDbJson<PlainTimeWindow>(child.downtime) }),
     ...(suspension ? { suspension } : {}),
@@ -86,5 +121,7 @@ export default browserResolver('CheckIn', async (input, ctx) => {
       keylogging,
     },
     checkInEverySeconds: CHECK_IN_EVERY_SECONDS,
+    ...(screenTime ? { screenTime } : {}),
+    ...(settings.pause ? { pause: settings.pause } : {}),
   };
 });

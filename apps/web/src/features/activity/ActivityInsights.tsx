@@ -4,6 +4,7 @@ import { Card } from '../../components/ui/Card';
 import { cx } from '../../components/ui/cx';
 import { useChildActivityInsights } from './api';
 import { type InsightBar, insightsView } from './insights';
+import { ScreenTimeWeek } from '../screen-time/ScreenTime';
 
 // Issue 24: one child's week on the activity page and the child page: items per day and per hour
 // (bars in plain CSS, no chart library), alerts, flags, the apps typed in most, the sites asked for most
@@ -130,6 +131,8 @@ export function ActivityInsights({ childId, childName }: { childId: string; chil
             <p className="mt-2 text-sm text-slate-500">{view.keyloggingNote}</p>
           )}
         </div>
+        {/* issue 34: the week's screen time against the allowance, and the top sites by time */}
+        <ScreenTimeWeek childId={childId} />
         <div className="grid gap-6 sm:grid-cols-2">
           <Bars bars={view.days} label="Items by day" childId={childId} showEveryLabel />
           <Bars bars={view.hours} label="Items by hour" childId={childId} showEveryLabel={false} />

@@ -14,6 +14,7 @@ import { ChildText } from '../../components/ui/ChildText';
 import { cx } from '../../components/ui/cx';
 import { itemTimeLabel } from './activity-dates';
 import type { SuspensionPosition } from './feed-rows';
+import { imageCrossOrigin } from '../../lib/image-cross-origin';
 
 type FeedItemCardProps = {
   item: UserActivityItem;
@@ -172,6 +173,7 @@ export const FeedItemCard = memo(function FeedItemCard({
           >
             <img
               src={item.url}
+              crossOrigin={imageCrossOrigin(item.url)}
               alt={`Screenshot taken ${time}`}
               width={item.width}
               height={item.height}

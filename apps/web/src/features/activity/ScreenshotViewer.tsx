@@ -3,6 +3,7 @@ import { XMarkIcon } from '@heroicons/react/24/outline';
 import { useRef } from 'react';
 import { useFocusTrap } from '../../lib/focus-trap';
 import { itemTimeLabel } from './activity-dates';
+import { imageCrossOrigin } from '../../lib/image-cross-origin';
 
 type Screenshot = Extract<UserActivityItem, { case: 'screenshot' }>;
 
@@ -58,6 +59,7 @@ export function ScreenshotViewer({
       <div className="pointer-events-none relative flex min-h-0 flex-1 items-center justify-center">
         <img
           src={screenshot.url}
+          crossOrigin={imageCrossOrigin(screenshot.url)}
           alt={`Screenshot taken ${time}`}
           width={screenshot.width}
           height={screenshot.height}

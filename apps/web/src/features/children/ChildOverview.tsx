@@ -15,7 +15,8 @@ import { useChildActivitySummaries } from '../activity/api';
 import { useFamilyDevices } from '../devices/api';
 import { DeviceCard } from '../devices/DeviceCard';
 import { groupDevices } from '../devices/devices';
-import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, inboxMoreTimeOf, useInbox } from '../inbox/api';
+import { MoreTimeRequests, PauseInternetControl } from '../screen-time/ScreenTime';
 import { NeedsYou } from '../inbox/NeedsYou';
 
 // Issue 20: the child's page leads with how the child is doing (what they ask for, their devices
@@ -35,16 +36,32 @@ export function ChildOverview({
   devices,
   now,
   onAddDevice,
+  onDeleteConnection,
 }: {
   child: User;
   devices: readonly FamilyDevice[];
   now: Date;
   onAddDevice: () => void;
+  /** a Mac, browser or DNS device's connection to this child (a computer user) */
+  onDeleteConnection?: (connectionId: string) => void;
 }) {
   const inbox = useInbox();
   const asks = inboxItemsOf(inbox.data)?.filter((item) => item.childId === child.id);
+  const moreTime = inboxMoreTimeOf(inbox.data).filter((request) => request.childId === child.id);
   return (
     <div className="space-y-6">
+      {/* issue 34: Pause internet, and the child's requests for more time */}
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-lg font-semibold text-slate-900">Internet</h2>
+          <PauseInternetControl
+            childId={child.id}
+            childName={child.name}
+            pause={child.screenTime?.pause}
+          />
+        </div>
+      </Card>
+      <MoreTimeRequests requests={moreTime} now={now} showChildNames={false} />
       {asks && (
         <NeedsYou
           items={asks}
@@ -69,11 +86,26 @@ export function ChildOverview({
             </Button>
           </div>
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
-            {groupDevices(devices).map((group) => (
-              <li key={group.path}>
-                <DeviceCard group={group} now={now} showChildren={false} headingLevel={3} />
-              </li>
-            ))}
+            {groupDevices(devices).map((group) => {
+              // an iPhone or iPad is removed from its own page; the others are this child's
+              // connection (computer user) to the device
+              const connection = group.kind === 'ios' ? undefined : group.entries[0];
+              return (
+                <li key={group.path}>
+                  <DeviceCard
+                    group={group}
+                    now={now}
+                    showChildren={false}
+                    headingLevel={3}
+                    onDeleteConnection={
+                      onDeleteConnection && connection
+                        ? () => onDeleteConnection(connection.id)
+                        : undefined
+                    }
+                  />
+                </li>
+              );
+            })}
           </ul>
         </section>
       </Card>

@@ -1,4 +1,4 @@
-import type { User, UserDevice } from '@keyward/contract/shared';
+import type { User } from '@keyward/contract/shared';
 import { ComputerDesktopIcon } from '@heroicons/react/24/outline';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useReducer, useState } from 'react';
@@ -15,6 +15,7 @@ import { dashboardQueryKey } from '../../lib/api/hooks';
 import { errorMessage, toPqlError } from '../../lib/errors';
 import { useNavigationGuard } from '../../lib/navigation-guard';
 import { ChildKeychainsSection } from '../keychains/ChildKeychainsSection';
+import { ScreenTimeSection } from '../screen-time/ScreenTime';
 import { useChild, useDeleteChild, useDeleteConnection, useSaveChild } from './api';
 import {
   BlockedAppsSection,
@@ -41,6 +42,7 @@ export default function ChildPage({ now }: { now?: Date }) {
   const child = useChild(userId);
   const devices = useChildDevices(userId);
   const [isConnecting, setIsConnecting] = useState(false);
+  const connectionDeletion = useDeleteConnectionFlow();
 
   if (child.isPending) return <Spinner className="h-8 w-8" label="Loading child..." />;
   if (child.isError) {
@@ -58,12 +60,17 @@ export default function ChildPage({ now }: { now?: Date }) {
           key={child.data.id}
           child={child.data}
           onAddComputer={() => setIsConnecting(true)}
+          onDeleteConnection={connectionDeletion.ask}
+          // issue 32: the devices are listed once, in the overview, with their delete buttons;
+          // the settings list them only while the family's devices are not known
+          listsComputers={devices === undefined}
           overview={
             <ChildOverview
               child={child.data}
               devices={devices ?? []}
               now={now ?? new Date()}
               onAddDevice={() => setIsConnecting(true)}
+              onDeleteConnection={connectionDeletion.ask}
             />
           }
         />
@@ -74,8 +81,36 @@ export default function ChildPage({ now }: { now?: Date }) {
         childName={child.data.name}
         onClose={() => setIsConnecting(false)}
       />
+      {connectionDeletion.modal}
     </>
   );
+}
+
+/** "Delete connection?" for a child's connection to a Mac, browser or DNS device. */
+function useDeleteConnectionFlow() {
+  const deleteConnection = useDeleteConnection();
+  const [connectionId, setConnectionId] = useState<string | null>(null);
+  async function confirm() {
+    if (!connectionId) return;
+    try {
+      await deleteConnection.mutateAsync({ type: 'computerUser', id: connectionId });
+    } catch {
+      // the error toast has told the parent
+    }
+    setConnectionId(null);
+  }
+  return {
+    ask: setConnectionId,
+    modal: (
+      <DeleteModal
+        isOpen={connectionId !== null}
+        type="connection"
+        isDeleting={deleteConnection.isPending}
+        onConfirm={() => void confirm()}
+        onCancel={() => setConnectionId(null)}
+      />
+    ),
+  };
 }
 
 function useDeleteChildFlow(childId: string) {
@@ -147,10 +182,15 @@ function ChildWithoutComputers({
 function ChildEditor({
   child,
   onAddComputer,
+  onDeleteConnection,
+  listsComputers,
   overview,
 }: {
   child: User;
   onAddComputer: () => void;
+  onDeleteConnection: (connectionId: string) => void;
+  /** the settings' list of computers, when the overview does not show the devices */
+  listsComputers: boolean;
   /** how the child is doing, before the settings (issue 20) */
   overview?: ReactNode;
 }) {
@@ -161,9 +201,7 @@ function ChildEditor({
   useEffect(() => dispatch({ type: 'loaded', child }), [child]);
 
   const saveChild = useSaveChild();
-  const deleteConnection = useDeleteConnection();
   const deletion = useDeleteChildFlow(child.id);
-  const [connectionToDelete, setConnectionToDelete] = useState<UserDevice | null>(null);
   const errors = draftErrors(state.draft);
   const isChanged = hasChanges(state);
   // Leaving by a link, Back or closing the tab asks first while edits are unsaved.
@@ -180,16 +218,6 @@ function ChildEditor({
     }
   }
 
-  async function confirmDeleteConnection() {
-    if (!connectionToDelete) return;
-    try {
-      await deleteConnection.mutateAsync({ type: 'computerUser', id: connectionToDelete.id });
-    } catch {
-      // the error toast has told the parent
-    }
-    setConnectionToDelete(null);
-  }
-
   return (
     <>
       <PageHeading title={child.name} actions={<ChildRequestsLink childId={child.id} />} />
@@ -203,14 +231,25 @@ function ChildEditor({
             </h2>
           )}
           <NameSection state={state} errors={errors} dispatch={dispatch} />
-          <ComputersSection
-            devices={child.devices}
-            onAddComputer={onAddComputer}
-            onDeleteConnection={setConnectionToDelete}
-          />
+          {listsComputers && (
+            <ComputersSection
+              devices={child.devices}
+              onAddComputer={onAddComputer}
+              onDeleteConnection={(device) => onDeleteConnection(device.id)}
+            />
+          )}
           <MonitoringSection state={state} errors={errors} dispatch={dispatch} />
           <AlertsSection state={state} errors={errors} dispatch={dispatch} />
           <DowntimeSection state={state} dispatch={dispatch} />
+          {/* issue 34: saved on its own, not with "Save child" */}
+          {child.screenTime && (
+            <ScreenTimeSection
+              childId={child.id}
+              childName={child.name}
+              settings={child.screenTime}
+              keychains={child.keychains}
+            />
+          )}
           <BlockedAppsSection state={state} errors={errors} dispatch={dispatch} />
           <ChildKeychainsSection
             childName={child.name}
@@ -247,13 +286,6 @@ function ChildEditor({
       >
         Your changes to {child.name} are not saved yet. If you leave now, they are lost.
       </ConfirmationModal>
-      <DeleteModal
-        isOpen={connectionToDelete !== null}
-        type="connection"
-        isDeleting={deleteConnection.isPending}
-        onConfirm={() => void confirmDeleteConnection()}
-        onCancel={() => setConnectionToDelete(null)}
-      />
       {deletion.modal}
     </>
   );

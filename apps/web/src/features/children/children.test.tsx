@@ -424,6 +424,47 @@ describe('/children/:userId', () => {
     );
   });
 
+  test('issue 32: the devices are listed once, in the overview, and a connection is deleted from its card', async () => {
+    const computer = computerOf();
+    const familyDevice = {
+      kind: 'mac' as const,
+      id: computer.id,
+      childId: EMMA_ID,
+      childName: 'Emma',
+      name: 'MacBook Air (M1, 2020)',
+      model: 'MacBook Air (M1, 2020)',
+      path: `/computers/${computer.deviceId}`,
+      status: { case: 'filterOn' as const },
+      modelFamily: 'macBookAir' as const,
+      pendingRequests: 0,
+    };
+    const calls = fakeServer((op) => {
+      if (op === 'GetUser') return { body: childOf({ devices: [computer] }) };
+      if (op === 'GetFamilyDevices') return { body: [familyDevice] };
+      if (op === 'DeleteEntity_v2') return { body: { success: true } };
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp(`/children/${EMMA_ID}`);
+    const devices = await screen.findByRole('region', { name: 'Devices' });
+    await within(devices).findByRole('heading', { name: 'MacBook Air (M1, 2020)' });
+    await screen.findByRole('heading', { name: 'Settings' });
+    // once on the page: no second "Computers" list in the settings
+    expect(screen.queryByRole('heading', { name: 'Computers' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('MacBook Air (M1, 2020)', { selector: 'h3' })).toHaveLength(1);
+    await user.click(
+      within(devices).getByRole('button', { name: 'Delete connection to MacBook Air (M1, 2020)' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Delete connection?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.op === 'DeleteEntity_v2')?.body).toEqual({
+        type: 'computerUser',
+        id: computer.id,
+      }),
+    );
+  });
+
   test('deletes the child after confirmation and goes to the list', async () => {
     const calls = serve(childOf({ devices: [computerOf()] }));
     const user = userEvent.setup();

@@ -8,7 +8,9 @@ import { useState } from 'react';
 import { useRenderTime } from '../../lib/first-render';
 import { ConnectionCodeDialog } from '../children/ConnectionCodeDialog';
 import { useFamilyDevices } from '../devices/api';
-import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from '../inbox/api';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, inboxMoreTimeOf, useInbox } from '../inbox/api';
+import { useChildrenScreenTime } from '../screen-time/api';
+import { MoreTimeRequests, PauseInternetCard } from '../screen-time/ScreenTime';
 import { HOME_INBOX_ITEMS } from '../inbox/inbox';
 import { NeedsYou } from '../inbox/NeedsYou';
 import { useDashboardWidgets } from './api';
@@ -27,6 +29,7 @@ export default function DashboardPage({ now: nowProp }: { now?: Date }) {
   const widgets = useDashboardWidgets();
   const devices = useFamilyDevices();
   const inbox = useInbox();
+  const children = useChildrenScreenTime();
   // The connection-code dialog belongs to the page, not to a situation: it stays open (and says
   // "Computer connected") when the connected device turns setup into the overview (issue 20).
   const [connecting, setConnecting] = useState<{ id: string; name: string } | null>(null);
@@ -39,15 +42,24 @@ export default function DashboardPage({ now: nowProp }: { now?: Date }) {
   const situation = homeSituation(widgets.data, otherDevices);
   if (situation.case === 'welcome') return <WelcomeDashboard now={now} />;
   const inboxItems = inboxItemsOf(inbox.data);
-  const needsYou = inboxItems && (
-    <NeedsYou
-      items={inboxItems}
-      more={inboxMoreOf(inbox.data)}
-      alerts={inboxAlertsOf(inbox.data)}
-      now={now}
-      limit={HOME_INBOX_ITEMS}
-      hideWhenEmpty
-    />
+  const moreTime = inboxMoreTimeOf(inbox.data);
+  const childList = Array.isArray(children.data) ? children.data : [];
+  const needsYou = (inboxItems || childList.length > 0) && (
+    <div className="space-y-6">
+      {inboxItems && (
+        <NeedsYou
+          items={inboxItems}
+          more={inboxMoreOf(inbox.data)}
+          alerts={inboxAlertsOf(inbox.data)}
+          now={now}
+          limit={HOME_INBOX_ITEMS}
+          hideWhenEmpty
+        />
+      )}
+      {/* issue 34: requests for more time, and Pause internet for each child */}
+      <MoreTimeRequests requests={moreTime} now={now} />
+      <PauseInternetCard childList={childList} />
+    </div>
   );
   return (
     <>

@@ -24,6 +24,7 @@ import {
   totalUnreviewed,
 } from './home-situation';
 import { PendingRequestsWidget } from './PendingRequestsWidget';
+import { imageCrossOrigin } from '../../lib/image-cross-origin';
 
 const rowLink =
   '-mx-2 flex items-center gap-3 rounded-lg px-2 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-violet-500';
@@ -159,6 +160,7 @@ function RecentScreenshotsCard({
               >
                 <img
                   src={shot.url}
+                  crossOrigin={imageCrossOrigin(shot.url)}
                   alt={`${shot.childName}'s screen, ${when}`}
                   loading="lazy"
                   className="aspect-video w-full bg-slate-100 object-cover"

@@ -1,5 +1,5 @@
 import { timeAgo } from '@keyward/domain/wording';
-import { GlobeAltIcon, PencilSquareIcon, SignalIcon } from '@heroicons/react/24/outline';
+import { GlobeAltIcon, PencilSquareIcon, SignalIcon, TrashIcon } from '@heroicons/react/24/outline';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/ui/Button';
 import { ComputerIcon } from '../../components/ui/ComputerIcon';
@@ -7,6 +7,7 @@ import { cx } from '../../components/ui/cx';
 import { StatusBadge } from '../../components/ui/StatusBadge';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
 import { DEVICE_KIND_WORDS, type DeviceGroup } from './devices';
+import { CANNOT_COUNT_WORDS } from '../screen-time/screen-time';
 
 /** The device's picture: a Mac by its model family, an iPhone or iPad by its type, a browser's globe, a DNS device's signal. */
 export function DeviceIcon({ group, className }: { group: DeviceGroup; className?: string }) {
@@ -45,11 +46,14 @@ export function DeviceCard({
   now,
   showChildren = true,
   headingLevel = 2,
+  onDeleteConnection,
 }: {
   group: DeviceGroup;
   now: Date;
   showChildren?: boolean;
   headingLevel?: 2 | 3;
+  /** on a child's page: the child's connection to this device can be deleted from its card */
+  onDeleteConnection?: () => void;
 }) {
   const titleId = `device-${group.path.replaceAll('/', '-')}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -101,11 +105,26 @@ export function DeviceCard({
           </div>
         )}
       </dl>
-      <div className="mt-4 border-t border-slate-100 pt-3">
+      {/* issue 34: only Keyward for Chrome counts screen time */}
+      {CANNOT_COUNT_WORDS[group.kind] && (
+        <p className="mt-3 text-xs text-slate-500">{CANNOT_COUNT_WORDS[group.kind]}</p>
+      )}
+      <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-3">
         <LinkButton to={group.path} variant="secondary" size="sm">
           <PencilSquareIcon className="h-4 w-4" aria-hidden="true" />
           {DEVICE_KIND_WORDS[group.kind].action}
         </LinkButton>
+        {onDeleteConnection && (
+          <button
+            type="button"
+            onClick={onDeleteConnection}
+            aria-label={`Delete connection to ${deviceTitle(group, showChildren)}`}
+            title="Delete connection"
+            className="rounded-lg p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-violet-500"
+          >
+            <TrashIcon className="h-5 w-5" aria-hidden="true" />
+          </button>
+        )}
       </div>
     </article>
   );

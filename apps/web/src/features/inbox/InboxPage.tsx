@@ -1,7 +1,8 @@
 import { FullPageStatus } from '../../components/ui/FullPageStatus';
 import { Spinner } from '../../components/ui/Spinner';
 import { errorMessage } from '../../lib/errors';
-import { inboxMoreOf, useInbox } from './api';
+import { MoreTimeRequests } from '../screen-time/ScreenTime';
+import { inboxMoreOf, inboxMoreTimeOf, useInbox } from './api';
 import { NeedsYou } from './NeedsYou';
 
 /** `/inbox`: everything that waits for the parent, from every child and device (issue 20). */
@@ -13,7 +14,7 @@ export default function InboxPage({ now }: { now?: Date }) {
     return <FullPageStatus status="failure" title="Error" message={errorMessage(inbox.error)} />;
   }
   return (
-    <div className="max-w-3xl">
+    <div className="max-w-3xl space-y-6">
       <NeedsYou
         items={inbox.data.items}
         more={inboxMoreOf(inbox.data)}
@@ -22,6 +23,8 @@ export default function InboxPage({ now }: { now?: Date }) {
         headingLevel={1}
         description="Alerts on what your children typed, then unlock and suspension requests from their computers, iPhones and iPads, newest first. Suspension requests expire after 2 hours."
       />
+      {/* issue 34 */}
+      <MoreTimeRequests requests={inboxMoreTimeOf(inbox.data)} now={now ?? new Date()} />
     </div>
   );
 }

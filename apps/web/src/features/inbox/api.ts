@@ -1,4 +1,9 @@
-import type { InboxAlerts, InboxItem, InboxOutput } from '@keyward/contract/shared';
+import type {
+  InboxAlerts,
+  InboxItem,
+  InboxOutput,
+  MoreTimeInboxItem,
+} from '@keyward/contract/shared';
 import { useDashboardQuery } from '../../lib/api/hooks';
 import { INBOX_POLL_MS } from './inbox';
 
@@ -25,4 +30,10 @@ export function inboxMoreOf(data: unknown): NonNullable<InboxOutput['more']> {
 export function inboxAlertsOf(data: unknown): InboxAlerts[] {
   const alerts = (data as { alerts?: unknown } | undefined)?.alerts;
   return Array.isArray(alerts) ? (alerts as InboxAlerts[]) : [];
+}
+
+/** Issue 34: requests for more screen time today, once known ([] while loading or when absent). */
+export function inboxMoreTimeOf(data: unknown): MoreTimeInboxItem[] {
+  const moreTime = (data as { moreTime?: unknown } | undefined)?.moreTime;
+  return Array.isArray(moreTime) ? (moreTime as MoreTimeInboxItem[]) : [];
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, useInbox } from './api';
+import { inboxAlertsOf, inboxItemsOf, inboxMoreOf, inboxMoreTimeOf, useInbox } from './api';
 import { needsYouCount, titleWithCount, waitingCount } from './inbox';
 
 /** How many requests wait for the parent (0 until known); keeps the tab title's count current. */
@@ -9,7 +9,8 @@ export function useInboxCount(): number {
   // issue 31: the requests only counted by the server wait too; issue 32: and each child with
   // alerts to look at counts, as in Needs you itself
   const count = needsYouCount(
-    items ? waitingCount(items, inboxMoreOf(inbox.data)) : 0,
+    // issue 34: and each request for more time
+    items ? waitingCount(items, inboxMoreOf(inbox.data)) + inboxMoreTimeOf(inbox.data).length : 0,
     inboxAlertsOf(inbox.data),
   );
   useEffect(() => {

@@ -4,7 +4,7 @@ import type {
   DashboardOutput,
 } from '@keyward/contract/dashboard';
 import type { PqlError } from '@keyward/contract/errors';
-import { CLIENT_ERROR_IDS } from '@keyward/contract/constants';
+import { CLIENT_ERROR_IDS, ERROR_IDS } from '@keyward/contract/constants';
 import {
   type QueryKey,
   type UseMutationResult,
@@ -150,13 +150,24 @@ export function useDashboardMutation<Op extends DashboardOperation>(
         invalidates.map((name) => queryClient.invalidateQueries({ queryKey: ['dashboard', name] })),
       );
     },
-    onError: (error, _input, toastId) => {
+    onError: async (error, _input, toastId) => {
+      // issue 31: what was created before with other details is shown as it is stored
+      if (error.id === ERROR_IDS.createdWithOtherContent) {
+        await Promise.all(
+          invalidates.map((name) =>
+            queryClient.invalidateQueries({ queryKey: ['dashboard', name] }),
+          ),
+        );
+      }
       if (subject) {
         toast.error(mutationToastText(subject).error, {
           id: toastId,
           duration: ERROR_TOAST_DURATION_MS,
           // offline: say why, in the spec's network words
-          ...(error.id === CLIENT_ERROR_IDS.network && { description: errorMessage(error) }),
+          ...((error.id === CLIENT_ERROR_IDS.network ||
+            error.id === ERROR_IDS.createdWithOtherContent) && {
+            description: errorMessage(error),
+          }),
         });
       }
       redirectIfLoggedOut(error);
