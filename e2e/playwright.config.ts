@@ -3,8 +3,11 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  // One worker: the CI machines have 2 cores and one server process serves every test.
-  workers: 1,
+  // Two workers, a file each at a time, against the one server of the global setup: a test waits
+  // on the browser, the server and its emails more than it computes, so two files side by side
+  // take about half the time on the CI machines' 2 cores. Every test makes its own parent
+  // (support/parents.ts), so no test sees another's family.
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,

@@ -5,15 +5,19 @@
 //   node scripts/imports.mjs --check    the same; exit code 1 on any circle, or on more imports
 //                                       running back up than a workspace allows (the lint suite)
 //
-// How it counts: every `.ts`/`.tsx` file under the folder is a node; every relative import of
-// another file there is an edge: `import`, `import type`, `export … from`, `import('…')` in code
-// and in types alike (TypeScript's own scanner, `ts.preProcessFile`). Package imports and files
-// outside the folder are ignored.
+// How it counts: every `.ts`/`.tsx` file under the folder is a node, test files (`*.test.ts(x)`)
+// aside; every relative import of another file there is an edge: `import`, `import type`,
+// `export … from`, `import('…')` in code and in types alike (TypeScript's own scanner,
+// `ts.preProcessFile`). Package imports and files outside the folder are ignored.
 // - A circle is a strongly connected component of that file graph with more than one file (or a
 //   file importing itself): no order exists in which its files could be read one by one.
-// - Each file stands on a floor given by the first pattern in FLOORS that matches its path; an
-//   import from a lower floor into a higher one "runs back up". Imports within a floor are free
-//   (as long as they make no circle).
+// - The files make ROOMS: a folder directly under src is one room (`services/`, `db/`), and so is
+//   a file directly under it (`config.ts`); in the dashboard each `features/<area>/` is its own
+//   room. Room A imports room B when any file of A imports one of B.
+// - Each room stands on a floor given by the first pattern in FLOORS that matches its name. A
+//   room importing a room on a higher floor is an import that "runs back up" (counted once per
+//   pair of rooms, with the file imports that make it). Rooms on one floor may import each other,
+//   but not in a circle of rooms (a "room circle").
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -22,44 +26,57 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Floors from the ground up: [name, path patterns]. Paths are relative to the src folder. */
+/** The room of a file: the folder directly under src (or the file itself, when it stands there). */
+export function topRoom(file) {
+  const slash = file.indexOf('/');
+  return slash < 0 ? file : file.slice(0, slash + 1);
+}
+
+/** The dashboard's rooms: as topRoom, but each `features/<area>/` is a room of its own. */
+export function featureRoom(file) {
+  const feature = /^features\/[^/]+\//.exec(file);
+  return feature ? feature[0] : topRoom(file);
+}
+
+/** Floors from the ground up: [name, room name patterns]. */
 export const WORKSPACES = [
   {
     name: 'apps/server',
     src: 'apps/server/src',
-    maxUpward: 3,
+    roomOf: topRoom,
+    // both are the parent-ownership check (operations/ownership.ts), which the unit of work's
+    // snapshots (audit/operations.ts) and a suspension decision (requests/) use from below
+    maxUpward: 2,
     floors: [
+      // the configuration (with Keyward DNS's settings) and the database import nothing above
+      ['ground: config, db', [/^config\.ts$/, /^dns-config\.ts$/, /^collections\.ts$/, /^db\/$/]],
+      ['services', [/^services\/$/]],
+      // the request context, errors, roles, rate limits and read cache every feature is written against
+      ['request kernel', [/^pairql\/$/]],
       [
-        'ground: config, db',
-        // Keyward DNS's settings are parsed with the rest of the configuration
-        [/^config\.ts$/, /^db\//, /^collections\.ts$/, /^dns\/dns-config\.ts$/],
-      ],
-      ['services', [/^services\//]],
-      [
-        'features and the request kernel',
+        'features',
         [
-          /^(accounts|activity|audit|billing|children|devices|dns|exports|ios|jobs|keychains)\//,
-          /^(notifications|requests)\//,
-          /^announcements\.ts$/,
-          // the parent-ownership check the features share
-          /^operations\/ownership\.ts$/,
-          // the request context, errors, roles and read cache every feature is written against
-          /^pairql\/(?!router\.ts$)/,
+          /^(accounts|activity|audit|billing|children|devices|dns|exports)\/$/,
+          /^(ios|jobs|keychains|notifications|requests)\/$/,
+          /^(announcements|demo-home)\.ts$/,
         ],
       ],
-      ['operations, router, http', [/^operations\//, /^pairql\/router\.ts$/, /^http\//]],
+      ['operations', [/^operations\/$/]],
+      // the HTTP routes, the PairQL router (http/pairql.ts) among them
+      ['http', [/^http\/$/]],
       ['entry points', [/^[^/]+\.ts$/]],
     ],
   },
   {
     name: 'apps/web',
     src: 'apps/web/src',
+    roomOf: featureRoom,
     maxUpward: 0,
     floors: [
-      ['lib', [/^lib\//, /^vite-env\.d\.ts$/]],
-      ['components', [/^components\//]],
-      ['features', [/^features\//]],
-      ['app shell', [/^app\//]],
+      ['lib', [/^lib\/$/, /^vite-env\.d\.ts$/]],
+      ['components', [/^components\/$/]],
+      ['features', [/^features\/[^/]+\/$/]],
+      ['app shell', [/^app\/$/]],
       [
         'entry points (browser, server render)',
         [/^main\.tsx$/, /^entry-server\.tsx$/, /^prerender\.tsx$/],
@@ -69,12 +86,13 @@ export const WORKSPACES = [
 ];
 
 const SOURCE = /\.(ts|tsx|mts)$/;
+const TEST = /\.test\.(ts|tsx|mts)$/;
 
 function listFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listFiles(path);
-    return SOURCE.test(entry.name) ? [path] : [];
+    return SOURCE.test(entry.name) && !TEST.test(entry.name) ? [path] : [];
   });
 }
 
@@ -153,34 +171,82 @@ export function circles(graph) {
   return found.sort((a, b) => b.length - a.length || a[0].localeCompare(b[0]));
 }
 
-export function floorOf(floors, file) {
-  const floor = floors.findIndex(([, patterns]) => patterns.some((p) => p.test(file)));
-  return floor;
+export function floorOf(floors, room) {
+  return floors.findIndex(([, patterns]) => patterns.some((p) => p.test(room)));
 }
 
-/** Every import from a lower floor into a higher one, plus files no floor pattern matches. */
-export function upwardImports(graph, floors) {
-  const upward = [];
-  const unplaced = [];
+/** The room graph: Map<room, Map<room, [file → target, …]>> (a room's imports of itself left out). */
+export function roomGraph(graph, roomOf) {
+  const rooms = new Map();
   for (const [file, targets] of graph) {
-    const from = floorOf(floors, file);
-    if (from < 0) {
-      unplaced.push(file);
-      continue;
-    }
+    const from = roomOf(file);
+    if (!rooms.has(from)) rooms.set(from, new Map());
     for (const target of targets) {
-      const to = floorOf(floors, target);
-      if (to > from) upward.push({ file, target, from: floors[from][0], to: floors[to][0] });
+      const to = roomOf(target);
+      if (to === from) continue;
+      const arrows = rooms.get(from);
+      if (!arrows.has(to)) arrows.set(to, []);
+      arrows.get(to).push(`${file} → ${target}`);
     }
   }
-  return { upward: upward.sort((a, b) => a.file.localeCompare(b.file)), unplaced };
+  return rooms;
+}
+
+/**
+ * Every room importing a room on a higher floor (one entry per pair of rooms), the rooms no floor
+ * pattern matches, and the circles of rooms within one floor.
+ */
+export function upwardImports(graph, floors, roomOf = topRoom) {
+  const rooms = roomGraph(graph, roomOf);
+  const upward = [];
+  const unplaced = [];
+  const level = new Map();
+  for (const [room, arrows] of rooms) {
+    const from = floorOf(floors, room);
+    if (from < 0) unplaced.push(room);
+    else level.set(room, from);
+    for (const target of arrows.keys()) if (!rooms.has(target)) rooms.set(target, new Map());
+  }
+  const sameFloor = new Map();
+  for (const [room, arrows] of rooms) {
+    const from = level.get(room);
+    sameFloor.set(room, new Set());
+    if (from === undefined) continue;
+    for (const [target, imports] of arrows) {
+      const to = level.get(target);
+      if (to === undefined) continue;
+      if (to > from) {
+        upward.push({ room, target, from: floors[from][0], to: floors[to][0], imports });
+      } else if (to === from) sameFloor.get(room).add(target);
+    }
+  }
+  return {
+    upward: upward.sort((a, b) => a.room.localeCompare(b.room) || a.target.localeCompare(b.target)),
+    unplaced: unplaced.sort(),
+    roomCircles: circles(sameFloor),
+  };
 }
 
 export function analyse(workspace) {
   const graph = importGraph(join(root, workspace.src));
   const edges = [...graph.values()].reduce((sum, targets) => sum + targets.size, 0);
-  const { upward, unplaced } = upwardImports(graph, workspace.floors);
-  return { files: graph.size, edges, circles: circles(graph), upward, unplaced };
+  const { upward, unplaced, roomCircles } = upwardImports(
+    graph,
+    workspace.floors,
+    workspace.roomOf,
+  );
+  const rooms = roomGraph(graph, workspace.roomOf);
+  const arrows = [...rooms.values()].reduce((sum, targets) => sum + targets.size, 0);
+  return {
+    files: graph.size,
+    edges,
+    rooms: rooms.size,
+    arrows,
+    circles: circles(graph),
+    roomCircles,
+    upward,
+    unplaced,
+  };
 }
 
 function main(args) {
@@ -190,20 +256,25 @@ function main(args) {
     const result = analyse(workspace);
     const verdict = [];
     if (result.circles.length) verdict.push(`${result.circles.length} import circle(s)`);
+    if (result.roomCircles.length) {
+      verdict.push(`${result.roomCircles.length} circle(s) of rooms on one floor`);
+    }
     if (result.upward.length > workspace.maxUpward) {
       verdict.push(`${result.upward.length} imports run back up (at most ${workspace.maxUpward})`);
     }
-    if (result.unplaced.length) verdict.push(`${result.unplaced.length} file(s) on no floor`);
+    if (result.unplaced.length) verdict.push(`${result.unplaced.length} room(s) on no floor`);
     console.log(
-      `${workspace.src}: ${result.files} files, ${result.edges} imports, ` +
-        `${result.circles.length} circles, ${result.upward.length} imports running back up ` +
-        `(allowed ${workspace.maxUpward})`,
+      `${workspace.src}: ${result.files} files, ${result.edges} imports; ${result.rooms} rooms, ` +
+        `${result.arrows} room-to-room imports; ${result.circles.length} circles, ` +
+        `${result.upward.length} imports running back up (allowed ${workspace.maxUpward})`,
     );
     for (const circle of result.circles) console.log(`  circle: ${circle.join(' ↔ ')}`);
+    for (const circle of result.roomCircles) console.log(`  room circle: ${circle.join(' ↔ ')}`);
     for (const u of result.upward) {
-      console.log(`  back up: ${u.file} → ${u.target}  (${u.from} → ${u.to})`);
+      console.log(`  back up: ${u.room} → ${u.target}  (${u.from} → ${u.to})`);
+      for (const line of u.imports) console.log(`    ${line}`);
     }
-    for (const file of result.unplaced) console.log(`  on no floor (add it to FLOORS): ${file}`);
+    for (const room of result.unplaced) console.log(`  on no floor (add it to FLOORS): ${room}`);
     if (verdict.length) {
       problems++;
       if (check) console.error(`✗ ${workspace.src}: ${verdict.join(', ')}`);

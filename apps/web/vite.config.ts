@@ -79,6 +79,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   },
   test: {
     environment: 'jsdom',
+    // two files at a time (vitest's default on a 2-core machine is one); each file keeps its own
+    // jsdom and module graph, so no state crosses files
+    maxWorkers: 2,
     setupFiles: ['./test/setup.ts'],
     // A page test's first render waits for its lazy chunk, transformed on first import: several
     // seconds on a loaded two-core CI machine (test/setup.ts gives Testing Library's queries 10 s).

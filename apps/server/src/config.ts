@@ -1,5 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { type DnsConfig, DnsConfigError, parseDnsConfig } from './dns/dns-config.ts';
+import { type DnsConfig, DnsConfigError, parseDnsConfig } from './dns-config.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,7 @@ export interface Config {
    * (pairql/read-cache.ts); on by default under NODE_ENV=test, off otherwise.
    */
   readCacheVerify: boolean;
-  /** Issue 33: Keyward DNS (dns/dns-config.ts, docs/dns.md) */
+  /** Issue 33: Keyward DNS (dns-config.ts, docs/dns.md) */
   dns: DnsConfig;
 }
 

@@ -1,6 +1,6 @@
 import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { describe, expect, test } from 'vitest';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
   addChild,

@@ -1,8 +1,8 @@
 import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MINUTE } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
-import { RATE_LIMITS } from '../src/services/rate-limit.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
+import { RATE_LIMITS } from '../src/pairql/rate-limit.ts';
 import { childWithIpad, childWithMac } from './activity-helpers.ts';
 import { type FakeSlackApi, startFakeSlackApi } from './fakes/slack.ts';
 import { type FakeSmsApi, startFakeSmsApi } from './fakes/sms.ts';

@@ -2,7 +2,7 @@ import type { FilterState, ServerMessage } from '@keyward/contract/device';
 import type { PlainTimeWindow, RuleSchedule, SharedKey } from '@keyward/contract/shared';
 import { afterAll } from 'vitest';
 import { addMs, toDbBool, toDbJson, toDbTime } from '../src/db/values.ts';
-import { CONNECTION_CODES } from '../src/services/rate-limit.ts';
+import { CONNECTION_CODES } from '../src/pairql/rate-limit.ts';
 import {
   createTokenService,
   hashToken,

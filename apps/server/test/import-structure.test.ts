@@ -5,8 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   analyse,
   circles,
+  featureRoom,
   type Floors,
   importGraph,
+  topRoom,
   upwardImports,
   WORKSPACES,
 } from '../../../scripts/imports.mjs';
@@ -48,30 +50,60 @@ describe('scripts/imports.mjs', () => {
     expect(circles(importGraph(line))).toEqual([]);
   });
 
-  it('counts an import from a lower floor into a higher one as running back up', () => {
+  it('counts a room importing a room on a higher floor as running back up, once per pair', () => {
     const dir = folder({
       'config.ts': "import { LIMIT } from './services/limits.ts';\nexport const A = LIMIT;\n",
-      'services/limits.ts': 'export const LIMIT = 1;\n',
+      'services/limits.ts': "import { B } from './budget.ts';\nexport const LIMIT = B;\n",
+      'services/budget.ts': "import { A } from '../config.ts';\nexport const B = () => A;\n",
       'services/mail.ts': "import { A } from '../config.ts';\nexport const M = A;\n",
       'stray/x.ts': 'export {};\n',
+      'services/limits.test.ts': "import { A } from '../stray/x.ts';\n",
     });
     const floors: Floors = [
       ['ground', [/^config\.ts$/]],
-      ['services', [/^services\//]],
+      ['services', [/^services\/$/]],
     ];
-    const { upward, unplaced } = upwardImports(importGraph(dir), floors);
+    const graph = importGraph(dir);
+    expect(graph.has('services/limits.test.ts')).toBe(false);
+    const { upward, unplaced, roomCircles } = upwardImports(graph, floors, topRoom);
     expect(upward).toEqual([
-      { file: 'config.ts', target: 'services/limits.ts', from: 'ground', to: 'services' },
+      {
+        room: 'config.ts',
+        target: 'services/',
+        from: 'ground',
+        to: 'services',
+        imports: ['config.ts → services/limits.ts'],
+      },
     ]);
-    expect(unplaced).toEqual(['stray/x.ts']);
+    expect(unplaced).toEqual(['stray/']);
+    expect(roomCircles).toEqual([]);
+  });
+
+  it('finds a circle of rooms on one floor that no file circle shows', () => {
+    const dir = folder({
+      'features/children/ChildPage.tsx':
+        "import { S } from '../keychains/Section';\nexport { S };\n",
+      'features/children/api.ts': 'export const useChildren = 1;\n',
+      'features/keychains/Section.tsx': 'export const S = 1;\n',
+      'features/keychains/Page.tsx':
+        "import { useChildren } from '../children/api';\nexport { useChildren };\n",
+      'features/inbox/Inbox.tsx': "import { S } from '../keychains/Section';\nexport { S };\n",
+    });
+    const floors: Floors = [['features', [/^features\/[^/]+\/$/]]];
+    const graph = importGraph(dir);
+    expect(circles(graph)).toEqual([]);
+    const { upward, roomCircles } = upwardImports(graph, floors, featureRoom);
+    expect(upward).toEqual([]);
+    expect(roomCircles).toEqual([['features/children/', 'features/keychains/']]);
   });
 
   it.each(WORKSPACES.map((w) => [w.src, w] as const))(
-    '%s: no circle, every file on a floor, at most its share of imports running back up',
+    '%s: no circle, every room on a floor, at most its share of imports running back up',
     (_src, workspace) => {
       const result = analyse(workspace);
       expect(result.files).toBeGreaterThan(100);
       expect(result.circles).toEqual([]);
+      expect(result.roomCircles).toEqual([]);
       expect(result.unplaced).toEqual([]);
       expect(result.upward.length).toBeLessThanOrEqual(workspace.maxUpward);
     },

@@ -9,7 +9,7 @@ import {
   IOS_GIF_RULES_ADDED,
 } from '../src/db/migrations/0016_ios_app_block_groups.ts';
 import { fromDbJson } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { addChild, addConnectionCode, securityEvents, serverWithParents } from './fixtures.ts';
 import type { TestServer } from './harness.ts';

@@ -12,7 +12,7 @@ import {
 } from '../src/notifications/dispatch.ts';
 import type { Services } from '../src/pairql/context.ts';
 import { createEmailService, type Mailer, type OutgoingEmail } from '../src/services/mail.ts';
-import { createRateLimiter } from '../src/services/rate-limit.ts';
+import { createRateLimiter } from '../src/pairql/rate-limit.ts';
 import { createSlackSender } from '../src/services/slack.ts';
 import { createSmsSender } from '../src/services/sms.ts';
 import { createTokenService, newToken } from '../src/services/tokens.ts';

@@ -1,7 +1,7 @@
 import { PUSH_DECIDE_PATH, PushDecideOutput, PushMessage } from '@keyward/contract/push';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MINUTE } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import {
   addChild,
   addConnectionCode,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { connectedMac, deviceCall, newMac, serverWithParents } from './fixtures.ts';
 import { accountEmailMethod, addRule } from './notifications-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HOUR, MINUTE } from '../src/db/values.ts';
-import { createRateLimiter } from '../src/services/rate-limit.ts';
+import { createRateLimiter } from '../src/pairql/rate-limit.ts';
 import { newToken } from '../src/services/tokens.ts';
 import { createTestServer, type TestServer, uniqueEmail } from './harness.ts';
 

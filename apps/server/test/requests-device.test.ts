@@ -1,7 +1,7 @@
 import type { ParentNotification } from '../src/notifications/dispatch.ts';
 import { describe, expect, test, vi } from 'vitest';
 import { fromDbJson } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import {
   addChild,
   addComputerUser,

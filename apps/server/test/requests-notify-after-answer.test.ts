@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import type { OutgoingEmail } from '../src/services/mail.ts';
 import { connectedMac, serverWithParents } from './fixtures.ts';
 

@@ -2,7 +2,7 @@ import { BrowserChannelMessage, BrowserCheckInOutput } from '@keyward/contract/b
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { MINUTE } from '../src/db/values.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { addChild, addConnectionCode, addKey, addKeychain, assign, website } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PAGE_RENDER_ELEMENT_ID, type PageRender } from '@keyward/contract/page-render';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readSessionCookie } from '../src/http/signed-in-page.ts';
-import { RATE_LIMITS } from '../src/services/rate-limit.ts';
+import { RATE_LIMITS } from '../src/pairql/rate-limit.ts';
 import { createChild } from './fixtures.ts';
 import { createTestServer, type TestServer } from './harness.ts';
 

@@ -12,7 +12,7 @@ import { ERROR_IDS } from '@keyward/contract/constants';
 import { HTTP_STATUS_OF, ServerPqlError } from '@keyward/contract/errors';
 import { DeletableEntityType, type SharedKey } from '@keyward/contract/shared';
 import { describe, expect, test } from 'vitest';
-import { storedBucket } from '../src/services/rate-limit.ts';
+import { storedBucket } from '../src/pairql/rate-limit.ts';
 import { newToken } from '../src/services/tokens.ts';
 import {
   addChild,

@@ -2,7 +2,7 @@ import { toSwiftReferenceSeconds } from '@keyward/contract/swift';
 import { describe, expect, test } from 'vitest';
 import { DAY, HOUR } from '../src/db/values.ts';
 import { localTime, runWeeklyReports } from '../src/jobs/weekly-report.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { createEmailService } from '../src/services/mail.ts';
 import { createTokenService } from '../src/services/tokens.ts';
 import {

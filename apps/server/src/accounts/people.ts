@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { addMs, DAY, toDbTime } from '../db/values.ts';
 import type { ParentContext, RequestContext } from '../pairql/context.ts';
-import { badRequest, notFound, unauthorized } from '../pairql/errors.ts';
+import { badRequest, notFound } from '../pairql/errors.ts';
 import { verifyPassword } from '../services/passwords.ts';
 import { recordSecurityEvent } from '../services/security-events.ts';
 import { hashToken, isUuid, newToken } from '../services/tokens.ts';
@@ -162,21 +162,6 @@ export async function revokePersonSessions(ctx: RequestContext, personId: string
     .where('person_id', '=', personId)
     .where('revoked_at', 'is', null)
     .execute();
-}
-
-export const ONLY_THE_OWNER_MESSAGE = 'Only the account owner can do that.';
-
-/** Co-parents calling an owner-only operation (pairql/roles.ts decides which). */
-export function onlyTheOwner(op: string) {
-  return unauthorized(
-    'c0fa0e12',
-    `${op}: only the account owner may call this operation`,
-    ONLY_THE_OWNER_MESSAGE,
-  );
-}
-
-export function assertOwner(ctx: ParentContext, op: string): void {
-  if (ctx.role !== 'owner') throw onlyTheOwner(op);
 }
 
 export const EMAIL_TAKEN_MESSAGE =

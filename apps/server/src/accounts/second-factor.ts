@@ -4,7 +4,7 @@ import { addMs, MINUTE, toDbTime } from '../db/values.ts';
 import { unauthorized } from '../pairql/errors.ts';
 import type { RequestContext } from '../pairql/context.ts';
 import type { TemplateName, TemplateParams } from '../services/mail-templates.ts';
-import { RATE_LIMITS, type Reservation } from '../services/rate-limit.ts';
+import { RATE_LIMITS, type Reservation } from '../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../services/security-events.ts';
 import { hashToken, newToken } from '../services/tokens.ts';
 import { createSession } from './sessions.ts';

@@ -23,7 +23,7 @@ import { type Allowance, dayName, minutesInWords, WEEKDAYS } from '@keyward/doma
 
 // The audit log's one place (issue 12): which dashboard operations change nothing, which are the
 // sign-in flows recorded as security events instead, and, for every other operation, what entity
-// it changes and how to read that entity's fields. The router (pairql/router.ts → audit/record.ts)
+// it changes and how to read that entity's fields. The router (http/pairql.ts → audit/record.ts)
 // snapshots the entity before and after the resolver's writes, in their transaction
 // (audit/unit-of-work.ts), and writes one entry with the fields that changed. test/audit-log.test.ts walks the contract: a new operation must be listed here.
 // Snapshots go through operations/ownership.ts, so another family's id reads as nothing.

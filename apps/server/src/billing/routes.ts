@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { registerBillingSimulator } from './simulator.ts';
-import type { BillingService } from './stripe-service.ts';
+import type { BillingService } from '../services/billing.ts';
 import { registerStripeWebhook } from './webhook.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
-import type { BillingMode, Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { badRequest, notFound, PqlFailure } from '../pairql/errors.ts';
+import type { BillingService } from '../services/billing.ts';
 import type { Clock } from '../services/clock.ts';
 
 // The server's only door to Stripe (server-behaviour §8.2). With BILLING=stripe the official
@@ -14,40 +15,6 @@ import type { Clock } from '../services/clock.ts';
 export const SIMULATOR_PREFIX = '/billing-simulator';
 /** The subscription metadata key holding the family's id; Stripe copies it onto each invoice. */
 export const PARENT_ID_METADATA = 'keyward_parent_id';
-
-export interface CheckoutSessionFacts {
-  id: string;
-  clientReferenceId: string | null;
-  subscriptionId: string | null;
-}
-
-export interface SubscriptionFacts {
-  id: string;
-  status: string;
-  customerId: string;
-  /** End of the current billing period. */
-  periodEnd: Date | undefined;
-}
-
-export interface BillingService {
-  mode: BillingMode;
-  isSimulated: boolean;
-  /** Signing secret of `POST /stripe-events`. */
-  webhookSecret: string;
-  /** Bearer key the simulator's API accepts (the simulator mode only). */
-  simulatorApiKey: string;
-  stripe: Stripe;
-  priceIdFor(monthlyPriceCents: number): string;
-  createCheckout(input: {
-    parentId: string;
-    email: string;
-    monthlyPriceCents: number;
-    dashboardUrl: string;
-  }): Promise<string | null>;
-  createPortal(subscriptionId: string, returnUrl: string): Promise<string>;
-  checkoutSession(id: string): Promise<CheckoutSessionFacts>;
-  subscription(id: string): Promise<SubscriptionFacts>;
-}
 
 export interface BillingDeps {
   config: Pick<Config, 'billing' | 'stripe' | 'hmacKey'>;

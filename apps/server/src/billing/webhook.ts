@@ -7,7 +7,8 @@ import { DAY, toDbJson, toDbTime } from '../db/values.ts';
 import { badRequest } from '../pairql/errors.ts';
 import type { Clock } from '../services/clock.ts';
 import { isUuid, newToken } from '../services/tokens.ts';
-import { PARENT_ID_METADATA, type BillingService } from './stripe-service.ts';
+import type { BillingService } from '../services/billing.ts';
+import { PARENT_ID_METADATA } from './stripe-service.ts';
 
 // POST /stripe-events (server-behaviour §8.2): the raw body is verified against Stripe-Signature
 // (HMAC-SHA-256, v1 scheme, 5-minute tolerance) before anything is parsed; a verified event must

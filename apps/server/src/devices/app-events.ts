@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { RequestContext } from '../pairql/context.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS } from '../pairql/rate-limit.ts';
 import { newToken } from '../services/tokens.ts';
 
 // Diagnostic events the device apps report about themselves (LogInterestingEvent, LogFilterEvents,

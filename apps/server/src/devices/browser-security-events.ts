@@ -1,7 +1,7 @@
 import type { BROWSER_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import { HOUR, MINUTE, toDbTime } from '../db/values.ts';
 import type { RequestContext } from '../pairql/context.ts';
-import { notifyAboutChild } from '../requests/notify.ts';
+import { notifyAboutChild } from '../notifications/child-writes.ts';
 import { newToken } from '../services/tokens.ts';
 import { takeDeviceWriteBudget } from './write-budgets.ts';
 

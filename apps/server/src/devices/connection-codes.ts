@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { addMs, toDbTime } from '../db/values.ts';
 import type { PublicContext } from '../pairql/context.ts';
 import type { PqlFailure } from '../pairql/errors.ts';
-import { CONNECTION_CODES, RATE_LIMITS, type Reservation } from '../services/rate-limit.ts';
+import { CONNECTION_CODES, RATE_LIMITS, type Reservation } from '../pairql/rate-limit.ts';
 
 /**
  * Spends a 6-digit connection code (Macs, iOS devices and browsers share them) and returns its

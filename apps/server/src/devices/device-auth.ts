@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { DialectName } from '../db/migrations/types.ts';
 import { GLOBAL_VERSION_KEY } from '../db/migrations/0014_family_versions.ts';
 import { toDbTime } from '../db/values.ts';
+import type { MacComputerSnapshot } from '../pairql/context.ts';
 import type { Clock } from '../services/clock.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
 
@@ -38,22 +39,6 @@ export async function findMacPrincipal(
   return row
     ? { computerUserId: row.computer_user_id, childId: row.child_id, parentId: row.parent_id }
     : undefined;
-}
-
-/**
- * What a Mac's request reads of its computer user and computer with the token, in the same query:
- * CheckIn_v2 needs nothing else to answer from the read cache (issue 11). The versions are the
- * family's and the shared data's (family_versions), read before any of the answer's data.
- */
-export interface MacComputerSnapshot {
-  computerId: string;
-  appVersion: string;
-  isAdmin: unknown;
-  filterVersion: string | null;
-  osVersion: string | null;
-  appReleaseChannel: ReleaseChannel;
-  familyVersion: string | undefined;
-  sharedVersion: string | undefined;
 }
 
 /**

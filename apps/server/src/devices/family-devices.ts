@@ -10,7 +10,7 @@ import { SUSPENSION_REQUEST_EXPIRY_MS } from '@keyward/domain/suspension-grant';
 import type { Db } from '../db/database.ts';
 import type { ComputerKind } from '../db/schema.ts';
 import { fromDbBool, fromDbInt, toDbJson, toDbTime } from '../db/values.ts';
-import { countPendingUnlocks } from '../requests/pending-counts.ts';
+import { countPendingUnlocks } from './pending-counts.ts';
 import { unlockRequestTarget } from './resolved-requests.ts';
 import { computerUserStatuses } from './status.ts';
 

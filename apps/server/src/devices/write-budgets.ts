@@ -1,9 +1,9 @@
 import type { RequestContext } from '../pairql/context.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS } from '../pairql/rate-limit.ts';
 
 // Issue 19: a child's device cannot flood the parents or fill the database. Every device write that
 // reaches a parent (requests, security events) and the activity volume (screenshots, typed lines)
-// is budgeted per device and per child (numbers in services/rate-limit.ts); over budget is the
+// is budgeted per device and per child (numbers in pairql/rate-limit.ts); over budget is the
 // contract's 429 (tooManyRequests), the error body the Mac and iOS apps already read.
 
 const BUDGETS = {

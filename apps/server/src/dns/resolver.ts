@@ -8,7 +8,7 @@ import type { PushHub } from '../services/push.ts';
 import type { BlockedNames } from './blocked-names.ts';
 import type { QueryHours } from './query-hours.ts';
 import { AnswerCache, type CachedAnswer, cachedAnswerOf, cacheKey } from './answer-cache.ts';
-import type { DnsConfig } from './dns-config.ts';
+import type { DnsConfig } from '../dns-config.ts';
 import { createDevicePolicies, DEVICE_ID, type DevicePolicies } from './device-policies.ts';
 import { createForwarder, type Forwarder } from './upstream.ts';
 import {

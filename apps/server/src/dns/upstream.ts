@@ -4,7 +4,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
 import dnsPacket, { type Packet } from 'dns-packet';
-import type { DnsConfig, DnsUpstream } from './dns-config.ts';
+import type { DnsConfig, DnsUpstream } from '../dns-config.ts';
 
 // Issue 33: the resolvers Keyward DNS forwards allowed names to (DNS_UPSTREAM), in order, within
 // one deadline for all of them. Whatever an upstream does (slow, down, closed, garbage, an answer

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { verifyExportSignature } from '../exports/data-export.ts';
 import { notFound, PqlFailure } from '../pairql/errors.ts';
-import { sendError } from '../pairql/router.ts';
+import { sendError } from './pairql.ts';
 import type { Clock } from '../services/clock.ts';
 import { EXPORT_CONTENT_TYPE, type ScreenshotStorage } from '../services/storage.ts';
 

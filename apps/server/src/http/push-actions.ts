@@ -8,7 +8,7 @@ import type { ParentContext, Services } from '../pairql/context.ts';
 import { PqlFailure } from '../pairql/errors.ts';
 import { clientIp } from '../services/client-ip.ts';
 import type { Clock } from '../services/clock.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS } from '../pairql/rate-limit.ts';
 import { decideMoreTime } from '../requests/more-time.ts';
 import { decideSuspensionRequest } from '../requests/suspension-decision.ts';
 

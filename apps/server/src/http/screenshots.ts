@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { receiveScreenshotUpload } from '../activity/screenshot-uploads.ts';
 import type { Db } from '../db/database.ts';
 import { badRequest, notFound, PqlFailure } from '../pairql/errors.ts';
-import { sendError } from '../pairql/router.ts';
+import { sendError } from './pairql.ts';
 import type { Clock } from '../services/clock.ts';
 import {
   MAX_SCREENSHOT_BYTES,

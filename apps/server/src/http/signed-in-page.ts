@@ -13,9 +13,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { PqlFailure } from '../pairql/errors.ts';
-import { findSession } from '../pairql/router.ts';
+import { findSession } from './pairql.ts';
 import type { Clock } from '../services/clock.ts';
-import { RATE_LIMITS, type RateLimiter } from '../services/rate-limit.ts';
+import { RATE_LIMITS, type RateLimiter } from '../pairql/rate-limit.ts';
 
 // Issue 30: the signed-in home page rendered on the server, with the parent's first reads, so that
 // a phone shows the child's name from the first response instead of after the dashboard's code.

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { BillingService } from '../billing/stripe-service.ts';
+import type { BillingService } from '../services/billing.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService } from '../services/mail.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';

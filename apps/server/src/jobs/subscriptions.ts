@@ -9,7 +9,7 @@ import {
 } from '@keyward/domain/subscription';
 import type { FastifyBaseLogger } from 'fastify';
 import { billedStatus } from '../accounts/subscription-status.ts';
-import type { BillingService } from '../billing/stripe-service.ts';
+import type { BillingService } from '../services/billing.ts';
 import type { Db } from '../db/database.ts';
 import { toDbJson, toDbTime } from '../db/values.ts';
 import type { EmailService } from '../services/mail.ts';

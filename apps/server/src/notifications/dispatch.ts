@@ -3,7 +3,7 @@ import { alertCategoriesInWords } from '@keyward/domain/alert-categories';
 import { planDispatch } from '@keyward/domain/notifications';
 import { securityEventSummary, securityEventWording } from '@keyward/domain/security-events';
 import { fromDbJson } from '../db/values.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS } from '../pairql/rate-limit.ts';
 import {
   MAX_LISTED_TARGETS,
   type NotificationFacts,
@@ -29,7 +29,7 @@ import { type NotifyContext, sendPush } from './push-delivery.ts';
 //   await notifyParent(ctx, { trigger: 'activityAlert', parentId, childId, childName, count,
 //                             categories })
 // The implementation builds the §6.2 texts and links itself from these fields. `count` (issue 19):
-// the notification stands for that many requests or events of the child (requests/notify.ts groups
+// the notification stands for that many requests or events of the child (notifications/child-writes.ts groups
 // them), the other fields describe the latest.
 //
 // Issue 19: each method sends at most its hourly ceiling (RATE_LIMITS.notificationsPer…Method;

@@ -1,12 +1,12 @@
+import type { ReleaseChannel } from '@keyward/contract/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BillingService } from '../billing/stripe-service.ts';
+import type { BillingService } from '../services/billing.ts';
 import type { Config } from '../config.ts';
-import type { MacComputerSnapshot } from '../devices/device-auth.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import type { EmailService, Mailer } from '../services/mail.ts';
 import type { PushHub } from '../services/push.ts';
-import type { RateLimiter } from '../services/rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import type { SlackSender } from '../services/slack.ts';
 import type { SmsSender } from '../services/sms.ts';
 import type { ScreenshotStorage } from '../services/storage.ts';
@@ -98,3 +98,20 @@ export type ContextFor<Auth> = Auth extends 'parent'
       : Auth extends 'browser'
         ? BrowserContext
         : PublicContext;
+
+/**
+ * What a Mac's request reads of its computer user and computer with the token, in the same query
+ * (devices/device-auth.ts): CheckIn_v2 needs nothing else to answer from the read cache (issue 11).
+ * The versions are the family's and the shared data's (family_versions), read before any of the
+ * answer's data.
+ */
+export interface MacComputerSnapshot {
+  computerId: string;
+  appVersion: string;
+  isAdmin: unknown;
+  filterVersion: string | null;
+  osVersion: string | null;
+  appReleaseChannel: ReleaseChannel;
+  familyVersion: string | undefined;
+  sharedVersion: string | undefined;
+}

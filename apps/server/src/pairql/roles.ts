@@ -1,5 +1,5 @@
-import { onlyTheOwner } from '../accounts/people.ts';
 import type { ParentContext } from './context.ts';
+import { unauthorized } from './errors.ts';
 
 // Issue 12: what only the account owner may do. One list, checked by the router before any
 // resolver runs, so a co-parent gets `unauthorized` ("Only the account owner can do that.").
@@ -35,4 +35,19 @@ export function isOwnerOnly(op: string, input: unknown): boolean {
 
 export function assertRoleMayCall(ctx: ParentContext, op: string, input: unknown): void {
   if (ctx.role !== 'owner' && isOwnerOnly(op, input)) throw onlyTheOwner(op);
+}
+
+export const ONLY_THE_OWNER_MESSAGE = 'Only the account owner can do that.';
+
+/** Co-parents calling an owner-only operation (OWNER_ONLY_OPERATIONS says which). */
+export function onlyTheOwner(op: string) {
+  return unauthorized(
+    'c0fa0e12',
+    `${op}: only the account owner may call this operation`,
+    ONLY_THE_OWNER_MESSAGE,
+  );
+}
+
+export function assertOwner(ctx: ParentContext, op: string): void {
+  if (ctx.role !== 'owner') throw onlyTheOwner(op);
 }

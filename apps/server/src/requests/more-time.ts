@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../pairql/errors.ts';
 import { newToken } from '../services/tokens.ts';
 import { ALREADY_DECIDED_TAG } from './decisions.ts';
 import { lockDevice } from './device-lock.ts';
-import { notifyAboutChild } from './notify.ts';
+import { notifyAboutChild } from '../notifications/child-writes.ts';
 
 // Issue 34: "Ask for 15 / 30 / 60 more minutes" on a browser's Time's up page, through the path of
 // the suspension requests: budgeted per device and per child (the suspension requests' budget),

@@ -12,12 +12,12 @@ import { takeDeviceWriteBudget } from '../devices/write-budgets.ts';
 import type { RequestContext } from '../pairql/context.ts';
 import { newToken } from '../services/tokens.ts';
 import { lockDevice } from './device-lock.ts';
-import { notifyAboutChild } from './notify.ts';
-import { countChildPendingUnlocks, countPendingUnlocks } from './pending-counts.ts';
+import { notifyAboutChild } from '../notifications/child-writes.ts';
+import { countChildPendingUnlocks, countPendingUnlocks } from '../devices/pending-counts.ts';
 
 // server-behaviour §4.3: a child's blocked requests, stored in one transaction with one comment,
 // then the parent is notified (§6.1) after the answer and grouped with the child's other requests
-// (notify.ts). Issue 19: calls are budgeted per device and per child, and a request for a target
+// (notifications/child-writes.ts). Issue 19: calls are budgeted per device and per child, and a request for a target
 // the device already has pending is not stored twice (its id comes back). The Mac and Keyward for
 // Chrome (issue 22) both ask through here: a browser is a computer user like a Mac's.
 

@@ -8,12 +8,12 @@ import type { RequestContext } from '../pairql/context.ts';
 import { newToken } from '../services/tokens.ts';
 import { lockDevice } from './device-lock.ts';
 import { checkRequestedSuspension } from './limits.ts';
-import { notifyAboutChild } from './notify.ts';
+import { notifyAboutChild } from '../notifications/child-writes.ts';
 
 // server-behaviour §4.3 and §5: a child asks, from any kind of device, for the filter to be
 // suspended for `duration` seconds. Budgeted per device and per child (issue 19); while the device
 // has a request pending (and not expired), a new one is answered with that one's id. The parent
-// hears about it after the insert, grouped with the child's other requests (requests/notify.ts).
+// hears about it after the insert, grouped with the child's other requests (notifications/child-writes.ts).
 
 export interface AskingDevice {
   kind: DeviceKind;

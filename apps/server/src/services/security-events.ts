@@ -1,5 +1,16 @@
-import type { RequestContext } from '../pairql/context.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Clock } from './clock.ts';
 import { newToken } from './tokens.ts';
+
+/** What recording an event needs of a request: a request's context (pairql/context.ts) has it. */
+export interface SecurityEventRequest {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** the client's address */
+  ip: string;
+}
 
 /**
  * Stores a dashboard security event (server-behaviour §3.9 names: login, loginFailed,
@@ -7,7 +18,7 @@ import { newToken } from './tokens.ts';
  * deterministic, but never throws: a failure is logged and the operation carries on.
  */
 export async function recordSecurityEvent(
-  ctx: RequestContext,
+  ctx: SecurityEventRequest,
   parentId: string,
   event: string,
   detail?: string,

@@ -5,7 +5,7 @@ import { toDbTime } from '../../db/values.ts';
 import { badRequest, unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { hashPassword } from '../../services/passwords.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 export const INVITATION_NOT_VALID_MESSAGE =

@@ -10,7 +10,7 @@ import {
 } from '../../notifications/method-config.ts';
 import { badRequest, PqlFailure, unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import type { TokenService } from '../../services/tokens.ts';
 
 const INCORRECT_CODE = 'Incorrect or expired code. Please request a new one.';

@@ -5,7 +5,7 @@ import { badRequest } from '../../pairql/errors.ts';
 import { toDbTime } from '../../db/values.ts';
 import { appleProfileUrlOf, dohUrlOf, dotHostnameOf } from '../../dns/device-urls.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newToken } from '../../services/tokens.ts';
 import { ownedChild } from '../ownership.ts';
 

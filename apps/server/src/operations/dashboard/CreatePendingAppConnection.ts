@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { addMs, fromDbInt, toDbTime } from '../../db/values.ts';
 import { serverError, tooManyRequests } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { CONNECTION_CODES, RATE_LIMITS } from '../../services/rate-limit.ts';
+import { CONNECTION_CODES, RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newSixDigitCode, newToken } from '../../services/tokens.ts';
 import { ownedChild } from '../ownership.ts';
 

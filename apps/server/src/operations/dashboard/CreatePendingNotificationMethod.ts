@@ -4,7 +4,7 @@ import { HOUR, addMs, toDbJson, toDbTime } from '../../db/values.ts';
 import { configFingerprint, toStoredConfig } from '../../notifications/method-config.ts';
 import { badRequest, serverError, unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newSixDigitCode, newToken } from '../../services/tokens.ts';
 
 export const PENDING_METHOD_LIFETIME_MS = HOUR;

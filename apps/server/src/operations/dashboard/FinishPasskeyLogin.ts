@@ -5,7 +5,7 @@ import { completeChallenge } from '../../accounts/second-factor.ts';
 import { createSession } from '../../accounts/sessions.ts';
 import { fromDbInt, fromDbJson, toDbTime } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // Issue 12: verifies a passkey assertion. As a second step it completes the Login challenge (the

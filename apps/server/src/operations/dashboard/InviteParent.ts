@@ -3,7 +3,7 @@ import { validEmail } from '../../accounts/email-address.ts';
 import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
 import { ownedParent } from '../ownership.ts';

@@ -5,7 +5,7 @@ import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { spendPasswordCheck, verifyPassword } from '../../services/passwords.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 const incorrect = () =>

@@ -2,7 +2,7 @@ import { lookupOneTimeToken, markTokenUsed } from '../../accounts/one-time-token
 import { sessionOrChallenge } from '../../accounts/second-factor.ts';
 import { unauthorized } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 
 const tokenNotFound = () =>
   unauthorized(

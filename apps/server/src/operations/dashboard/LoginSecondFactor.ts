@@ -9,7 +9,7 @@ import {
   wrongCode,
 } from '../../accounts/second-factor.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // Issue 12: the second step of signing in: the challenge from Login / LoginMagicLink and a code

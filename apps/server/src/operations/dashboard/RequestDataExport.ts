@@ -2,7 +2,7 @@ import { exemptFromAudit } from '../../audit/unit-of-work.ts';
 import { toDbTime } from '../../db/values.ts';
 import { removeExpiredExports, startDataExport } from '../../exports/data-export.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
 

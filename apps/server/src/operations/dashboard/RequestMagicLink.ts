@@ -3,7 +3,7 @@ import { mintOneTimeToken } from '../../accounts/one-time-tokens.ts';
 import { findActiveCoParentByEmail } from '../../accounts/people.ts';
 import { sendVerificationEmail } from '../../accounts/verification-email.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 
 /** Only a relative dashboard path with exactly one leading slash survives (no open redirects). */
 export function safeRedirect(redirect: string | undefined): string | undefined {

@@ -10,7 +10,7 @@ import { toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { hashPassword } from '../../services/passwords.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // server-behaviour §2.7. A bad token is a soft failure ({ success: false }), not an error.

@@ -1,7 +1,7 @@
 import { validEmail } from '../../accounts/email-address.ts';
 import { toDbTime } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newToken } from '../../services/tokens.ts';
 
 // server-behaviour §3.10

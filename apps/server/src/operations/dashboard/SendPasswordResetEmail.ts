@@ -2,7 +2,7 @@ import { validEmail } from '../../accounts/email-address.ts';
 import { mintOneTimeToken } from '../../accounts/one-time-tokens.ts';
 import { findActiveCoParentByEmail } from '../../accounts/people.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 
 // server-behaviour §2.7. Always success; only the email differs.

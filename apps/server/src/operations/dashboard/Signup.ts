@@ -8,7 +8,7 @@ import { addMs, DAY, toDbTime } from '../../db/values.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { hashPassword, verifyPassword } from '../../services/passwords.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { recordSecurityEvent } from '../../services/security-events.ts';
 import { newToken } from '../../services/tokens.ts';
 

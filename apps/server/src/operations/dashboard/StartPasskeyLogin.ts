@@ -3,7 +3,7 @@ import { relyingParty, saveCeremony } from '../../accounts/passkeys.ts';
 import { findChallenge } from '../../accounts/second-factor.ts';
 import { fromDbJson } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 
 // Issue 12: WebAuthn sign-in options. With the challenge Login answered: the person's own passkeys
 // (the second step); without: any discoverable passkey of this site (password-less sign-in).

@@ -7,7 +7,7 @@ import { configFingerprint, toStoredConfig } from '../../notifications/method-co
 import type { PublicContext } from '../../pairql/context.ts';
 import { badRequest, notFound } from '../../pairql/errors.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
-import { RATE_LIMITS } from '../../services/rate-limit.ts';
+import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newToken } from '../../services/tokens.ts';
 
 const ALREADY_VERIFIED = 'Your email address has already been verified.';

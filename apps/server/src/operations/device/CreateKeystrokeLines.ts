@@ -3,7 +3,7 @@ import { toDbBool, toDbJson, toDbTime } from '../../db/values.ts';
 import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { notifyAboutChild } from '../../requests/notify.ts';
+import { notifyAboutChild } from '../../notifications/child-writes.ts';
 import { newToken } from '../../services/tokens.ts';
 
 const APP_NAME_MAX = 255;
@@ -62,7 +62,7 @@ const resolver = deviceResolver('CreateKeystrokeLines', async (input, ctx) => {
         .execute();
     }
   });
-  // after the answer, grouped with the child's other alerts of the window (requests/notify.ts)
+  // after the answer, grouped with the child's other alerts of the window (notifications/child-writes.ts)
   if (alerts.some((alert) => alert !== null)) {
     notifyAboutChild(ctx, {
       trigger: 'activityAlert',

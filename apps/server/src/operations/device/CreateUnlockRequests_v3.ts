@@ -5,7 +5,7 @@ import { storeUnlockRequests } from '../../requests/store-unlock-requests.ts';
 
 // server-behaviour §4.3: the child asks to be let through one or more blocked requests, with one
 // comment for all of them. The batch is stored in one transaction, then the parent is notified
-// (§6.1), after the answer and grouped with the child's other requests (requests/notify.ts).
+// (§6.1), after the answer and grouped with the child's other requests (notifications/child-writes.ts).
 // Issue 19: calls are budgeted per Mac and per child, and a request for a target this Mac has
 // pending is answered with the pending request's id instead of being stored again.
 export default deviceResolver('CreateUnlockRequests_v3', async (input, ctx) => {

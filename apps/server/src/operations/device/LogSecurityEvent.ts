@@ -2,7 +2,7 @@ import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { fromDbBool, toDbTime } from '../../db/values.ts';
 import { takeDeviceWriteBudget } from '../../devices/write-budgets.ts';
 import { deviceResolver } from '../../pairql/resolver.ts';
-import { notifyAboutChild } from '../../requests/notify.ts';
+import { notifyAboutChild } from '../../notifications/child-writes.ts';
 import { newToken } from '../../services/tokens.ts';
 
 const NOTIFYING_EVENTS: ReadonlySet<string> = new Set(KNOWN_MAC_SECURITY_EVENTS);

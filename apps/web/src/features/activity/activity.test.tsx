@@ -427,9 +427,11 @@ describe('day feed', () => {
       screenshotIds: ['s1'],
     });
     expect(screen.getByRole('article', { name: /^Screenshot/ })).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(1900));
+    // the fake clock also runs with the real one (shouldAdvanceTime): on a loaded machine the
+    // steps since the answer have taken a few hundred real milliseconds already
+    await act(() => vi.advanceTimersByTimeAsync(1500));
     expect(currentLocation()).toBe(DAY_PATH);
-    await act(() => vi.advanceTimersByTimeAsync(200));
+    await act(() => vi.advanceTimersByTimeAsync(600));
     await waitFor(() => expect(currentLocation()).toBe(`/children/${CHILD_ID}/activity`));
     vi.useRealTimers();
   });

@@ -25,7 +25,7 @@ import { TextInput } from '../../components/ui/TextInput';
 import { errorMessage } from '../../lib/errors';
 import { useIosDevices } from '../ios-devices/api';
 import { IosDeviceIcon } from '../ios-devices/DeviceIcon';
-import { useChildren } from './api';
+import { useChildren } from '../../lib/children';
 import { computerName, summariseChild } from './child-summary';
 import { ConnectionCodeDialog } from './ConnectionCodeDialog';
 

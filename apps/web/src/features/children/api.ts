@@ -1,11 +1,4 @@
 import { useDashboardMutation, useDashboardQuery } from '../../lib/api/hooks';
-import { liveStatusInterval, macStatusesOf } from '../../lib/live-status';
-
-/** Statuses stay live: every 5 s while a Mac of the family is online (lib/live-status.ts). */
-export const useChildren = () =>
-  useDashboardQuery('GetUsers', undefined, {
-    refetchInterval: (children) => liveStatusInterval(macStatusesOf(children)),
-  });
 
 export const useChild = (id: string, options: { refetchInterval?: number | false } = {}) =>
   useDashboardQuery('GetUser', id, options);

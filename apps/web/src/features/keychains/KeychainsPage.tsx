@@ -17,7 +17,7 @@ import { DeleteModal } from '../../components/ui/DeleteModal';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
-import { useChildren } from '../children/api';
+import { useChildren } from '../../lib/children';
 import { useAdminKeychains, useDeleteKeychain, useToggleChildKeychain } from './api';
 import {
   type AssignmentInfo,

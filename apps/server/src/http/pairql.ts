@@ -13,10 +13,10 @@ import {
 import { toDbTime } from '../db/values.ts';
 import type { Clock } from '../services/clock.ts';
 import { clientIp } from '../services/client-ip.ts';
-import { oncePerRequest } from '../services/rate-limit.ts';
+import { oncePerRequest } from '../pairql/rate-limit.ts';
 import { hashToken, isUuid } from '../services/tokens.ts';
 import { runAudited } from '../audit/record.ts';
-import type { ParentContext, RequestContext, Services } from './context.ts';
+import type { ParentContext, RequestContext, Services } from '../pairql/context.ts';
 import {
   badRequest,
   browserTokenNotFound,
@@ -28,7 +28,7 @@ import {
   tooManyRequests,
   unknownOperation,
   userTokenNotFound,
-} from './errors.ts';
+} from '../pairql/errors.ts';
 import {
   CACHED_DASHBOARD_OPERATIONS,
   type CachedOperation,
@@ -39,10 +39,10 @@ import {
   JsonText,
   pickEncoding,
   readCacheOf,
-} from './read-cache.ts';
-import type { Resolver } from './resolver.ts';
-import { refusedDevices } from './refused-devices.ts';
-import { assertRoleMayCall } from './roles.ts';
+} from '../pairql/read-cache.ts';
+import type { Resolver } from '../pairql/resolver.ts';
+import { refusedDevices } from '../pairql/refused-devices.ts';
+import { assertRoleMayCall } from '../pairql/roles.ts';
 
 export const BODY_LIMIT_BYTES = 512 * 1024;
 

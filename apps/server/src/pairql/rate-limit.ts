@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { tooManyRequests } from '../pairql/errors.ts';
-import type { Clock } from './clock.ts';
+import { tooManyRequests } from './errors.ts';
+import type { Clock } from '../services/clock.ts';
 
 // Counters in `rate_limit_counters`, shared by every instance (server-behaviour §10.2). Budgets are
 // multiplied by RATE_LIMIT_SCALE. Buckets are strings such as `login:ip:1.2.3.4`.
@@ -167,7 +167,7 @@ export function createRateLimiter(db: Db, clock: Clock, scale: number): RateLimi
 
 /**
  * The limiter one request sees: each bucket is counted once per request, so a request that the
- * router runs again after losing a race (pairql/router.ts) does not spend its budget twice.
+ * router runs again after losing a race (http/pairql.ts) does not spend its budget twice.
  */
 export function oncePerRequest(limiter: RateLimiter): RateLimiter {
   const decisions = new Map<string, Promise<unknown>>();

@@ -7,11 +7,7 @@ import { KNOWN_MAC_SECURITY_EVENTS } from '@keyward/contract/device';
 import { ALERT_CATEGORIES } from '@keyward/domain/alert-categories';
 import { groupedRequestIds, notificationWindow } from '@keyward/domain/request-flood';
 import { toDbBool, toDbTime } from '../db/values.ts';
-import {
-  type NotifyContext,
-  notifyParent,
-  type ParentNotification,
-} from '../notifications/dispatch.ts';
+import { type NotifyContext, notifyParent, type ParentNotification } from './dispatch.ts';
 import type { Clock } from '../services/clock.ts';
 
 // Parent notifications about what a child's device sent (§6.1) are delivered AFTER the device's
