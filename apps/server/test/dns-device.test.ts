@@ -2,7 +2,7 @@ import dnsPacket from 'dns-packet';
 import { DNS_ESSENTIALS_KEYCHAINS } from '@keyward/domain/dns-status';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ESSENTIALS_KEYCHAINS } from '../src/db/migrations/0025_dns_devices.ts';
-import { notificationsDelivered } from '../src/requests/notify.ts';
+import { notificationsDelivered } from '../src/notifications/child-writes.ts';
 import { startFakeUpstream, type FakeUpstream } from './dns-fake-upstream.ts';
 import {
   addChild,

@@ -7,7 +7,7 @@ import tls from 'node:tls';
 import dnsPacket, { type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCertificates } from '../src/dns/certificates.ts';
-import type { DnsConfig } from '../src/dns/dns-config.ts';
+import type { DnsConfig } from '../src/dns-config.ts';
 import { createForwarder, framed } from '../src/dns/upstream.ts';
 import { addChild, addKey, addKeychain, assign, website } from './fixtures.ts';
 import { createTestServer } from './harness.ts';

@@ -3,7 +3,7 @@ import { DNS_SECURITY_EVENT_NAMES } from '@keyward/domain/security-events';
 import { sql } from 'kysely';
 import { DAY, toDbTime } from '../db/values.ts';
 import type { NotifyContext } from '../notifications/dispatch.ts';
-import { notifyAboutChild } from '../requests/notify.ts';
+import { notifyAboutChild } from '../notifications/child-writes.ts';
 import { newToken } from '../services/tokens.ts';
 import { claimJobRun, finishJobRun, releaseJobRun } from './claim.ts';
 

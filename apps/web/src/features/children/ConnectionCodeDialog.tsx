@@ -12,7 +12,7 @@ import { useIosDevices } from '../ios-devices/api';
 import { InstallOptions } from './InstallOptions';
 import { useChild, useCreateConnectionCode } from './api';
 import { DnsDeviceSetup } from './DnsDeviceSetup';
-import { DNS_DEVICE_KINDS } from './dns-setup';
+import { DNS_DEVICE_KINDS } from '../dns-devices/dns-setup';
 
 /** How often the open dialog asks whether the computer has connected. */
 export const CONNECTION_POLL_MS = 2000;

@@ -13,7 +13,7 @@ import {
   initialDnsSetup,
   MAX_DNS_DEVICE_NAME,
   windowsDohCommand,
-} from './dns-setup';
+} from '../dns-devices/dns-setup';
 
 // Issue 33: the Connect a device dialog's Keyward DNS kinds: name the device, create it, then the
 // steps for that kind with the device's own hostname, URL or configuration profile.

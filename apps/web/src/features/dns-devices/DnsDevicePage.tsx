@@ -7,7 +7,7 @@ import { Card } from '../../components/ui/Card';
 import { LoadFailure } from '../../components/ui/LoadFailure';
 import { PageHeading } from '../../components/ui/PageHeading';
 import { Spinner } from '../../components/ui/Spinner';
-import { DNS_DEVICE_KINDS } from '../children/dns-setup';
+import { DNS_DEVICE_KINDS } from './dns-setup';
 import { useDnsDevice } from './api';
 import { DnsStatusBadge } from './DnsStatusBadge';
 
