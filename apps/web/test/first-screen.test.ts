@@ -60,6 +60,7 @@ describe('the first screen at navigation', () => {
       'DashboardWidgets requested with token-1',
       'GetFamilyDevices requested with token-1',
       'GetInbox requested with token-1',
+      'GetUsers requested with token-1',
     ]);
     await flush();
     expect(events).toContain('DashboardPage chunk evaluated');
