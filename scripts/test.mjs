@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Runs every test suite of the repository one after another and prints one total.
+// Runs every test suite of the repository and prints one total: e2e alongside the others, which
+// run one after another at a lower CPU priority (--serial: all one after another).
 //
 //   node scripts/test.mjs                       all suites
 //   node scripts/test.mjs --quick               lint, typecheck and the unit suites (the edit loop)
 //   node scripts/test.mjs --only lint,domain    some suites
 //   node scripts/test.mjs --postgres <url>      only the server suite, on PostgreSQL
 //   node scripts/test.mjs --results <file>      also append per-suite counts (JSON lines)
+//   node scripts/test.mjs --serial              every suite one after another (e2e last)
 //
 // The last line is always `N passed, N failed`; the exit code is 1 when anything failed.
 
@@ -50,29 +52,38 @@ const reportDir = mkdtempSync(join(tmpdir(), 'keyward-test-'));
 const results = [];
 const runStarted = Date.now();
 let stopMessage = '';
+/** The CPU priority of the commands started now (raised while e2e runs alongside). */
+let niceness = 0;
 
 try {
   const selected = options.postgres
     ? suites.filter((s) => s.name === 'server')
     : suites.filter((s) => !options.only || options.only.includes(s.name));
+  // Issue 35: e2e spends much of its time waiting (a browser, alarms, mail windows), so it runs
+  // alongside the other suites, which run one after another at a lower CPU priority (nice 10) and
+  // fill the cores it leaves idle; its output is printed whole when it is done. --serial runs
+  // everything one after another.
+  const alongside =
+    !options.serial && selected.length > 1 ? selected.find((s) => s.name === 'e2e') : undefined;
+  const background = alongside && runSuite(alongside, { capture: [] });
+  if (alongside) {
+    console.log('e2e runs alongside the other suites; its output follows them.');
+    niceness = 10;
+  }
   for (const suite of selected) {
-    const name = options.postgres ? 'server (postgres)' : suite.name;
-    banner(`${name}`);
-    const started = Date.now();
-    const env = options.postgres ? { TEST_DATABASE_URL: options.postgres } : {};
-    let result;
-    try {
-      result = await suite.run({ name: suite.name, env });
-    } catch (error) {
-      result = failed(`crashed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    result = { suite: name, seconds: Math.round((Date.now() - started) / 1000), ...result };
-    results.push(result);
-    if (options.results) appendFileSync(options.results, `${JSON.stringify(result)}\n`);
+    if (suite === alongside) continue;
+    const result = await runSuite(suite);
     if (result.stop) {
       stopMessage = result.note;
       break;
     }
+  }
+  niceness = 0;
+  if (background) {
+    banner('e2e (ran alongside the suites above)');
+    const result = await background;
+    process.stdout.write(Buffer.concat(result.capture).toString('utf8'));
+    if (result.stop && !stopMessage) stopMessage = result.note;
   }
 } finally {
   rmSync(reportDir, { recursive: true, force: true });
@@ -84,8 +95,26 @@ process.exit(totalFailed > 0 ? 1 : 0);
 
 // ---------------------------------------------------------------------------------------------
 
+/** Runs one suite and records its result (in the order suites finish); `capture` collects output. */
+async function runSuite(suite, { capture } = {}) {
+  const name = options.postgres ? 'server (postgres)' : suite.name;
+  if (!capture) banner(`${name}`);
+  const started = Date.now();
+  const env = options.postgres ? { TEST_DATABASE_URL: options.postgres } : {};
+  let result;
+  try {
+    result = await suite.run({ name: suite.name, env, capture });
+  } catch (error) {
+    result = failed(`crashed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  result = { suite: name, seconds: Math.round((Date.now() - started) / 1000), ...result };
+  results.push(result);
+  if (options.results) appendFileSync(options.results, `${JSON.stringify(result)}\n`);
+  return capture ? { ...result, capture } : result;
+}
+
 function parseArgs(args) {
-  const parsed = { only: undefined, postgres: undefined, results: undefined };
+  const parsed = { only: undefined, postgres: undefined, results: undefined, serial: false };
   let quick = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -101,6 +130,7 @@ function parseArgs(args) {
     else if (arg === '--results') parsed.results = value();
     else if (arg.startsWith('--results=')) parsed.results = arg.slice(10);
     else if (arg === '--quick') quick = true;
+    else if (arg === '--serial') parsed.serial = true;
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown option ${arg}`);
   }
@@ -119,7 +149,7 @@ function usage(problem) {
   console.error(
     'usage: node scripts/test.mjs [--quick | --only lint,contract,domain,server,web,device-sim,\n' +
       '                             browser-filter,e2e]\n' +
-      '                             [--postgres <database url>] [--results <file>]',
+      '                             [--postgres <database url>] [--results <file>] [--serial]',
   );
   process.exit(problem ? 2 : 0);
 }
@@ -140,10 +170,26 @@ function skipped(note) {
   return { passed: 0, failed: 0, skipped: true, note };
 }
 
-/** Runs a command with inherited output; resolves with its exit code. */
-function run(command, args, { cwd = root, env = {} } = {}) {
+/** `command args`, behind `nice` while the suites run alongside e2e (never e2e's own commands). */
+function niced(command, args, isBackground = false) {
+  return niceness > 0 && !isBackground && process.platform === 'linux'
+    ? ['nice', ['-n', String(niceness), command, ...args]]
+    : [command, args];
+}
+
+/** Runs a command with inherited output (or collected into `capture`); resolves with its exit code. */
+function run(command, args, { cwd = root, env = {}, capture } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+    const [file, argv] = niced(command, args, capture !== undefined);
+    const child = spawn(file, argv, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (capture) {
+      child.stdout.on('data', (chunk) => capture.push(chunk));
+      child.stderr.on('data', (chunk) => capture.push(chunk));
+    }
     child.on('error', (error) => {
       console.error(`could not start ${command}: ${error.message}`);
       resolve(127);
@@ -156,7 +202,8 @@ function run(command, args, { cwd = root, env = {} } = {}) {
 function runCaptured(command, args, { cwd = root, env = {} } = {}) {
   return new Promise((resolve) => {
     const chunks = [];
-    const child = spawn(command, args, {
+    const [file, argv] = niced(command, args);
+    const child = spawn(file, argv, {
       cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -341,13 +388,16 @@ async function runE2e(ctx) {
     }
   }
 
-  console.log('Building the SPA and Keyward for Chrome (npm run build)');
-  const build = await run('npm', ['run', 'build'], { env: ctx.env });
+  const say = 'Building the SPA and Keyward for Chrome (npm run build)\n';
+  if (ctx.capture) ctx.capture.push(Buffer.from(say));
+  else process.stdout.write(say);
+  const build = await run('npm', ['run', 'build'], { env: ctx.env, capture: ctx.capture });
   if (build !== 0) return failed(`npm run build failed (exit code ${build})`);
 
   const report = join(reportDir, 'e2e.json');
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {
     cwd: join(root, 'e2e'),
+    capture: ctx.capture,
     env: {
       ...ctx.env,
       CHROMIUM_PATH: chromium,
