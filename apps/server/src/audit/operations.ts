@@ -9,6 +9,7 @@ import {
   ownedIosDevice,
   ownedKey,
   ownedKeychain,
+  ownedMoreTimeRequest,
   ownedNotification,
   ownedNotificationMethod,
   ownedSuspensionRequest,
@@ -18,7 +19,6 @@ import { PqlFailure } from '../pairql/errors.ts';
 import { alertCategoryLabel } from '@keyward/domain/alert-categories';
 import { storedAlertCategories, storedAlertWords } from '../activity/alerts.ts';
 import { storedAllowance, storedExempt } from '../children/screen-time.ts';
-import { ownedMoreTimeRequest } from '../requests/more-time.ts';
 import { type Allowance, dayName, minutesInWords, WEEKDAYS } from '@keyward/domain/screen-time';
 
 // The audit log's one place (issue 12): which dashboard operations change nothing, which are the

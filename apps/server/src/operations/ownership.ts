@@ -346,3 +346,17 @@ export async function ownedSuspensionRequest(db: Db, parentId: string, id: strin
   if (!found) throw notFound('SuspendFilterRequest');
   return found;
 }
+
+/** Issue 34: a more-time request of one of the parent's children; notFound otherwise. */
+export async function ownedMoreTimeRequest(db: Db, parentId: string, id: string) {
+  const row = await db
+    .selectFrom('more_time_requests as r')
+    .innerJoin('children as c', 'c.id', 'r.child_id')
+    .selectAll('r')
+    .select('c.name as child_name')
+    .where('r.id', '=', id.toLowerCase())
+    .where('c.parent_id', '=', parentId)
+    .executeTakeFirst();
+  if (!row) throw notFound('MoreTimeRequest');
+  return row;
+}

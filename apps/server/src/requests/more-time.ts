@@ -8,8 +8,9 @@ import { toDbTime } from '../db/values.ts';
 import { takeDeviceWriteBudget } from '../devices/write-budgets.ts';
 import { describeModel } from '@keyward/domain/device-models';
 import type { BrowserContext, ParentContext } from '../pairql/context.ts';
-import { badRequest, notFound } from '../pairql/errors.ts';
+import { badRequest } from '../pairql/errors.ts';
 import { newToken } from '../services/tokens.ts';
+import { ownedMoreTimeRequest } from '../operations/ownership.ts';
 import { ALREADY_DECIDED_TAG } from './decisions.ts';
 import { lockDevice } from './device-lock.ts';
 import { notifyAboutChild } from '../notifications/child-writes.ts';
@@ -119,20 +120,6 @@ export async function loadBrowserMoreTimeRequest(
     ...(row.granted_minutes !== null ? { grantedMinutes: row.granted_minutes } : {}),
     ...(row.response_comment !== null ? { responseComment: row.response_comment } : {}),
   };
-}
-
-/** A more-time request of one of the parent's children; notFound otherwise. */
-export async function ownedMoreTimeRequest(db: Db, parentId: string, id: string) {
-  const row = await db
-    .selectFrom('more_time_requests as r')
-    .innerJoin('children as c', 'c.id', 'r.child_id')
-    .selectAll('r')
-    .select('c.name as child_name')
-    .where('r.id', '=', id.toLowerCase())
-    .where('c.parent_id', '=', parentId)
-    .executeTakeFirst();
-  if (!row) throw notFound('MoreTimeRequest');
-  return row;
 }
 
 /** The parent's decision; returns the browser that asked and the child, for the pushes. */
