@@ -1,11 +1,14 @@
 // The load generator of bench-dns.ts, in a worker thread: `connections` DoT connections (or one
-// HTTP/2 session with as many streams) each keeping `depth` queries in flight for `seconds`.
+// HTTP/2 session with as many streams) each keeping `depth` queries in flight for `seconds`; or,
+// with `rate` (DoT only), the connections sending `rate` queries per second in all whatever the
+// answers (an open loop: a slow answer does not slow the next query), each timed from its write.
 import http2 from 'node:http2';
 import tls from 'node:tls';
 import { parentPort, workerData } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
 
-const { transport, port, servername, path, names, seconds, connections, depth, ca } = workerData;
+const { transport, port, servername, path, names, seconds, connections, depth, ca, rate } =
+  workerData;
 const queries = names.map((name) =>
   dnsPacket.encode({
     id: 0,
@@ -45,8 +48,33 @@ function dotConnection() {
       sentAt.set(id, performance.now());
       socket.write(framed(queries[next++ % queries.length], id));
     };
+    const sendAtRate = () => {
+      // what this connection should have sent by now, sent now (timers are late, not lost)
+      const perMs = rate / connections / 1000;
+      const startedAt = performance.now();
+      let sent = 0;
+      const tick = () => {
+        const now = performance.now();
+        if (now > deadline) {
+          if (sentAt.size === 0) {
+            socket.destroy();
+            resolve();
+          } else setTimeout(tick, 5);
+          return;
+        }
+        const due = Math.floor((now - startedAt) * perMs);
+        for (; sent < due; sent++) {
+          id = (id + 1) & 0xffff;
+          sentAt.set(id, performance.now());
+          socket.write(framed(queries[next++ % queries.length], id));
+        }
+        setTimeout(tick, 1);
+      };
+      tick();
+    };
     socket.on('secureConnect', () => {
-      for (let i = 0; i < depth; i++) send();
+      if (rate) sendAtRate();
+      else for (let i = 0; i < depth; i++) send();
     });
     socket.on('error', () => {
       errors++;
@@ -63,7 +91,11 @@ function dotConnection() {
           latencies.push(performance.now() - at);
           sentAt.delete(answerId);
         } else errors++;
-        send();
+        if (!rate) send();
+        else if (performance.now() > deadline && sentAt.size === 0) {
+          socket.destroy();
+          resolve();
+        }
       }
     });
   });

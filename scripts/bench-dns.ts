@@ -309,16 +309,53 @@ async function measure(
           names: blocked,
         }),
       };
+      // latency under a given load rather than at saturation (where any server's p99 is the
+      // queue of 128 queries in flight): every server offered the same open-loop rate, half of
+      // unbound's most, the throughput the goal asks of Keyward
+      const rate = Math.round(results.unbound.qps / 2);
+      const atRate = {
+        unbound: await load({
+          ...common,
+          rate,
+          transport: 'dot',
+          port: unbound.tlsPort,
+          servername: 'dns.localhost',
+          names,
+        }),
+        dotCached: await load({
+          ...common,
+          rate,
+          transport: 'dot',
+          port: dotPort,
+          servername: device.dotHostname,
+          names,
+        }),
+        dotBlocked: await load({
+          ...common,
+          rate,
+          transport: 'dot',
+          port: dotPort,
+          servername: device.dotHostname,
+          names: blocked,
+        }),
+      };
+      console.log(`at saturation (${CONNECTIONS} connections × ${DEPTH} queries in flight):`);
       console.log(line('unbound, DoT, from its local data', results.unbound));
       console.log(line('Keyward, DoT, allowed names from its cache', results.dotCached));
       console.log(line('Keyward, DoT, names decided and blocked', results.dotBlocked));
       console.log(line('Keyward, DoH (HTTP/2), allowed, cached', results.dohCached));
       console.log(line('Keyward, DoH (HTTP/2), decided and blocked', results.dohBlocked));
+      console.log(
+        `offered ${rate} q/s each (half of unbound's most), open loop over ${CONNECTIONS} connections:`,
+      );
+      console.log(line('unbound, DoT, from its local data', atRate.unbound));
+      console.log(line('Keyward, DoT, allowed names from its cache', atRate.dotCached));
+      console.log(line('Keyward, DoT, names decided and blocked', atRate.dotBlocked));
       const ratio = results.dotCached.qps / results.unbound.qps;
       console.log(
-        `DoT cached: ${ratio.toFixed(2)}× unbound's queries per second (goal ≥ 0.5×), p99 ${results.dotCached.p99.toFixed(2)} ms (goal ≤ 5 ms)`,
+        `DoT cached: ${ratio.toFixed(2)}× unbound's queries per second at saturation (goal ≥ 0.5×); p99 ${atRate.dotCached.p99.toFixed(2)} ms cached and ${atRate.dotBlocked.p99.toFixed(2)} ms decided while serving 0.5× unbound's most (goal ≤ 5 ms; unbound ${atRate.unbound.p99.toFixed(2)} ms), ${results.dotCached.p99.toFixed(2)} ms at saturation`,
       );
-      return results;
+      return { ...results, atRate };
     } finally {
       await server.close();
     }

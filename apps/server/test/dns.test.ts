@@ -301,6 +301,33 @@ describe('DoH at /dns-query/<device id>', () => {
     expect(data(sub.packet)).toEqual(['2001:db8::1']);
   });
 
+  test('answers kept encoded still repeat each query: its id, its name as asked, its EDNS, the TTL left', async () => {
+    const { id } = await familyWithDevice();
+    const ask = (name: string, queryId: number, options: QueryOptions = {}) => {
+      const bytes = query(name, options);
+      bytes.writeUInt16BE(queryId, 0);
+      return doh(id, bytes);
+    };
+    for (const name of ['Kept.Wikipedia.org', 'KEPT.tiktok.com']) {
+      const first = await ask(name, 1234);
+      const lower = await ask(name.toLowerCase(), 4321, { edns: false });
+      await ask(name, 99);
+      const again = await ask(name, 7);
+      expect([first.packet?.id, lower.packet?.id, again.packet?.id]).toEqual([1234, 4321, 7]);
+      expect(first.packet?.questions?.[0]?.name).toBe(name);
+      expect(lower.packet?.questions?.[0]?.name).toBe(name.toLowerCase());
+      expect(again.packet?.questions?.[0]?.name).toBe(name);
+      expect(first.response.rawPayload.length % 468).toBe(0);
+      expect(lower.packet?.additionals ?? []).toEqual([]);
+      expect(data(again.packet)).toEqual(data(first.packet));
+    }
+    // the TTL an allowed answer is served with counts down while it is kept
+    const before = ttls((await ask('kept.wikipedia.org', 1)).packet)[0]!;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const after = ttls((await ask('kept.wikipedia.org', 2)).packet)[0]!;
+    expect(after).toBeLessThan(before);
+  });
+
   test('the client subnet (ECS) is never forwarded', async () => {
     const { id } = await familyWithDevice();
     await doh(id, query('ecs.wikipedia.org', { ecs: true }));

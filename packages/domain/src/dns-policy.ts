@@ -1,6 +1,6 @@
 import type { BrowserKeychain } from '@keyward/contract/browser';
 import type { PlainTimeWindow, RuleSchedule } from '@keyward/contract/shared';
-import { appliesToEveryApp, HostMatcher, hostKeyPlan } from './host-keys.ts';
+import { appliesToEveryApp, HostMatcher } from './host-keys.ts';
 import { isKeychainActiveAt, isTimeInWindow, localDatePartsOf } from './schedule.ts';
 
 // Issue 33, Keyward DNS: whether a device of kind `dns` may resolve a name. Deny by default, like
@@ -72,10 +72,7 @@ export function compileDnsPolicy(input: DnsPolicyInput): DnsPolicy {
     const scheduleKey = JSON.stringify(keychain.schedule ?? null);
     let compiled = bySchedule.get(scheduleKey);
     for (const key of keychain.keys) {
-      const plan = appliesToEveryApp(key.key)
-        ? hostKeyPlan(key.key)
-        : { kind: 'notAHost' as const };
-      if (plan.kind === 'notAHost' || plan.kind === 'invalid') {
+      if (!appliesToEveryApp(key.key)) {
         keysNotForDns++;
         continue;
       }
@@ -83,9 +80,13 @@ export function compileDnsPolicy(input: DnsPolicyInput): DnsPolicy {
         compiled = { schedule: keychain.schedule, matcher: new HostMatcher() };
         bySchedule.set(scheduleKey, compiled);
       }
-      const until = key.expiration ? Date.parse(key.expiration) : Number.POSITIVE_INFINITY;
-      compiled.matcher.add(plan, Number.isNaN(until) ? Number.POSITIVE_INFINITY : until);
-      hostKeys++;
+      let until = Number.POSITIVE_INFINITY;
+      if (key.expiration) {
+        const parsed = Date.parse(key.expiration);
+        if (!Number.isNaN(parsed)) until = parsed;
+      }
+      if (compiled.matcher.addKey(key.key, until)) hostKeys++;
+      else keysNotForDns++;
     }
   }
   const endsAt = input.suspensionEndsAt ? Date.parse(input.suspensionEndsAt) : Number.NaN;

@@ -38,15 +38,23 @@ export function hostKeyPlan(key: SharedKey): HostKeyPlan {
       return { kind: 'subdomains', domain, exactHosts };
     }
     case 'domainRegex': {
-      const pattern = key.pattern.toLowerCase();
-      if (!/^[a-z0-9.*_-]+$/.test(pattern)) return { kind: 'invalid' };
-      return { kind: 'domainPattern', pattern: pattern.replace(/\*+/g, '*') };
+      const pattern = domainPatternOf(key.pattern);
+      return pattern === undefined ? { kind: 'invalid' } : { kind: 'domainPattern', pattern };
     }
     case 'ipAddress':
     case 'path':
     case 'skeleton':
       return { kind: 'notAHost' };
   }
+}
+
+const DOMAIN_PATTERN = /^[a-z0-9.*_-]+$/;
+
+/** A `domainRegex` pattern as filters apply it (lowercase, runs of `*` as one); undefined if invalid. */
+export function domainPatternOf(raw: string): string | undefined {
+  const pattern = raw.toLowerCase();
+  if (!DOMAIN_PATTERN.test(pattern)) return undefined;
+  return pattern.includes('**') ? pattern.replace(/\*+/g, '*') : pattern;
 }
 
 /** The hosts a `domain` key unlocks: domain, www.domain, and domain without its `www.`. */
@@ -56,7 +64,25 @@ export function domainKeyHosts(domain: string): string[] {
   return hosts;
 }
 
-const CANONICAL_HOST = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
+/** `^[a-z0-9_-]+(\.[a-z0-9_-]+)*$`, by character codes (compiling many keys calls it per key) */
+function isCanonicalHost(host: string): boolean {
+  let labelLength = 0;
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c === 46 /* . */) {
+      if (labelLength === 0) return false;
+      labelLength = 0;
+    } else if (
+      (c >= 97 && c <= 122) /* a-z */ ||
+      (c >= 48 && c <= 57) /* 0-9 */ ||
+      c === 95 /* _ */ ||
+      c === 45 /* - */
+    ) {
+      labelLength++;
+    } else return false;
+  }
+  return labelLength > 0;
+}
 const NUMERIC_LABEL = /^(\d+|0x[0-9a-f]*)$/;
 
 /** A host as a canonical URL (and a DNS query) has it: lowercase, punycode; undefined if invalid. */
@@ -64,7 +90,7 @@ export function asciiHost(domain: string): string | undefined {
   const lower = domain.trim().toLowerCase();
   // the common case, already canonical: what the URL parser would give back unchanged (it
   // rewrites only non-ASCII names and names whose last label is a number, as IPv4)
-  if (CANONICAL_HOST.test(lower) && !NUMERIC_LABEL.test(lower.slice(lower.lastIndexOf('.') + 1))) {
+  if (isCanonicalHost(lower) && !NUMERIC_LABEL.test(lower.slice(lower.lastIndexOf('.') + 1))) {
     return lower;
   }
   if (lower === '' || /[/:?#@\s*^|[\]\\]/.test(lower)) return undefined;
@@ -80,7 +106,11 @@ export function asciiHost(domain: string): string | undefined {
 
 /** Whether a `domainRegex` pattern (`*` any run, the rest literal) occurs in `host`. */
 export function hostHasDomainPattern(pattern: string, host: string): boolean {
-  const parts = pattern.split('*');
+  return hostHasPatternParts(pattern.split('*'), host);
+}
+
+/** The same with the pattern's parts between its `*`s. */
+function hostHasPatternParts(parts: readonly string[], host: string): boolean {
   // the parts in order, each after the previous: a greedy left-to-right search is exact for `*`
   let from = 0;
   for (const part of parts) {
@@ -95,11 +125,21 @@ export function hostHasDomainPattern(pattern: string, host: string): boolean {
 /**
  * Host names unlocked by a set of keys, each with the instant it stops (a key's expiration;
  * Infinity for never). Lookups cost one map read per label of the name plus the patterns.
+ *
+ * Built for compiling many devices' keys quickly (issue 33: 1,000 devices × 200 keys ≤ 100 ms):
+ * `addKey` reads a key without building its plan, and a `domain` key is one entry that also
+ * unlocks its `www.` name at lookup, instead of two entries and a concatenated string.
  */
 export class HostMatcher {
+  /** exact host names */
   private readonly exact = new Map<string, number>();
+  /** names of `domain` keys: each unlocks itself and `www.` + itself */
+  private readonly domains = new Map<string, number>();
+  /** `anySubdomain` roots: each unlocks itself and every subdomain */
   private readonly roots = new Map<string, number>();
-  private readonly patterns: { pattern: string; until: number }[] = [];
+  private readonly patterns: string[] = [];
+  private readonly patternsUntil: number[] = [];
+  private patternParts: string[][] | undefined;
   size = 0;
 
   /** Adds a key's plan; false when the plan is not one a name filter can apply. */
@@ -113,8 +153,47 @@ export class HostMatcher {
         for (const host of plan.exactHosts) later(this.exact, host, until);
         break;
       case 'domainPattern':
-        this.patterns.push({ pattern: plan.pattern, until });
+        this.patterns.push(plan.pattern);
+        this.patternsUntil.push(until);
+        this.patternParts = undefined;
         break;
+      default:
+        return false;
+    }
+    this.size++;
+    return true;
+  }
+
+  /**
+   * Adds a key as `add(hostKeyPlan(key), until)` would, without building the plan; false when
+   * the key is not a host's (a path, an IP address, an app) or no name filter can apply it.
+   */
+  addKey(key: SharedKey, until = Number.POSITIVE_INFINITY): boolean {
+    switch (key.type) {
+      case 'domain': {
+        const domain = asciiHost(key.domain);
+        if (!domain) return false;
+        later(this.domains, domain, until);
+        // a `www.` domain also unlocks the name without its `www.` (as domainKeyHosts)
+        if (domain.length > 4 && domain.startsWith('www.'))
+          later(this.exact, domain.slice(4), until);
+        break;
+      }
+      case 'anySubdomain': {
+        const domain = asciiHost(key.domain);
+        if (!domain) return false;
+        later(this.roots, domain, until);
+        if (domain.startsWith('www.')) later(this.exact, domain.slice(4), until);
+        break;
+      }
+      case 'domainRegex': {
+        const pattern = domainPatternOf(key.pattern);
+        if (pattern === undefined) return false;
+        this.patterns.push(pattern);
+        this.patternsUntil.push(until);
+        this.patternParts = undefined;
+        break;
+      }
       default:
         return false;
     }
@@ -124,26 +203,38 @@ export class HostMatcher {
 
   /** Whether a key unlocks `host` (lowercase, no trailing dot) at `nowMs`. */
   matches(host: string, nowMs: number): boolean {
-    const exact = this.exact.get(host);
-    if (exact !== undefined && exact > nowMs) return true;
+    if ((this.exact.get(host) ?? 0) > nowMs) return true;
+    if (this.domains.size > 0) {
+      if ((this.domains.get(host) ?? 0) > nowMs) return true;
+      if (host.startsWith('www.') && (this.domains.get(host.slice(4)) ?? 0) > nowMs) return true;
+    }
     if (this.roots.size > 0) {
       let suffix = host;
       for (;;) {
-        const root = this.roots.get(suffix);
-        if (root !== undefined && root > nowMs) return true;
+        if ((this.roots.get(suffix) ?? 0) > nowMs) return true;
         const dot = suffix.indexOf('.');
         if (dot === -1) break;
         suffix = suffix.slice(dot + 1);
       }
     }
-    for (const { pattern, until } of this.patterns) {
-      if (until > nowMs && hostHasDomainPattern(pattern, host)) return true;
+    if (this.patterns.length === 0) return false;
+    // each pattern's literal parts, split once on the first lookup rather than on every one (a
+    // blocked name tries every pattern) or at compile time (most devices never ask for most keys)
+    this.patternParts ??= this.patterns.map((pattern) => pattern.split('*').filter(Boolean));
+    const { patternParts, patternsUntil } = this;
+    for (let i = 0; i < patternParts.length; i++) {
+      if (patternsUntil[i]! > nowMs && hostHasPatternParts(patternParts[i]!, host)) return true;
     }
     return false;
   }
 }
 
 function later(map: Map<string, number>, host: string, until: number) {
+  // never expiring is the common case: nothing is later than it
+  if (until === Number.POSITIVE_INFINITY) {
+    map.set(host, until);
+    return;
+  }
   const current = map.get(host);
   if (current === undefined || until > current) map.set(host, until);
 }

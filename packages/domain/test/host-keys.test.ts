@@ -115,6 +115,12 @@ test('asciiHost: the fast path gives what the URL parser gives', () => {
     'a.0x10',
     'Bücher.de',
     'a..b',
+    '.example.com',
+    'example.com.',
+    'ex ample.com',
+    '-a.b_c',
+    'a',
+    '',
   ]) {
     let expected: string | undefined;
     try {
@@ -128,6 +134,25 @@ test('asciiHost: the fast path gives what the URL parser gives', () => {
 });
 
 describe('HostMatcher', () => {
+  test.each(TABLE)('addKey(%o) decides %s as add(hostKeyPlan(key)) does', (key, host) => {
+    const fromKey = new HostMatcher();
+    const fromPlan = new HostMatcher();
+    fromKey.addKey(key);
+    fromPlan.add(hostKeyPlan(key));
+    for (const name of [host, `www.${host}`, host.replace(/^www\./, ''), `a.${host}`]) {
+      expect(fromKey.matches(name, 0), name).toBe(fromPlan.matches(name, 0));
+    }
+  });
+
+  test('addKey: an expiring domain key stops, its www. name with it', () => {
+    const matcher = new HostMatcher();
+    matcher.addKey({ type: 'domain', domain: 'www.a.com', scope: web }, 1_000);
+    for (const name of ['www.a.com', 'a.com', 'www.www.a.com']) {
+      expect(matcher.matches(name, 999), name).toBe(true);
+      expect(matcher.matches(name, 1_000), name).toBe(false);
+    }
+  });
+
   test('an entry stops at its key expiration; the latest of two keys wins', () => {
     const matcher = new HostMatcher();
     const plan = hostKeyPlan({ type: 'domain', domain: 'a.com', scope: web });

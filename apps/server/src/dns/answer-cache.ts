@@ -17,7 +17,19 @@ interface Entry {
   answer: CachedAnswer;
   storedAt: number;
   expiresAt: number;
+  /** the answer as last encoded for a few query shapes, with the TTL left then */
+  encoded: EncodedAnswer[];
 }
+
+interface EncodedAnswer {
+  shape: string;
+  left: number;
+  bytes: Buffer;
+  ttl: number;
+}
+
+/** query shapes remembered per entry (clients differ in EDNS, DO, CD and a name's letter case) */
+const SHAPES_PER_ENTRY = 4;
 
 const MAX_ENTRIES = 50_000;
 /** an answer with no TTL to go by (no records, no SOA) */
@@ -103,6 +115,38 @@ export class AnswerCache {
     return withTtl(entry.answer, left);
   }
 
+  /**
+   * The cached answer encoded for a query of `shape` (everything of the query the response
+   * repeats but its id), or undefined on a miss. Encoding is the dearest part of a cached answer,
+   * so the bytes are kept per shape while the TTL left (whole seconds) is the same; the caller sets
+   * the id. `ttl` is the answer's smallest TTL, as served.
+   */
+  getEncoded(
+    key: string,
+    nowMs: number,
+    shape: string,
+    encode: (answer: CachedAnswer) => { bytes: Buffer; ttl: number },
+  ): { bytes: Buffer; ttl: number } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= nowMs) {
+      if (entry) this.entries.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    const left = Math.max(0, Math.ceil((entry.expiresAt - nowMs) / 1000));
+    const memo = entry.encoded.find((encoded) => encoded.shape === shape);
+    if (memo && memo.left === left) return { bytes: Buffer.from(memo.bytes), ttl: memo.ttl };
+    const fresh = encode(withTtl(entry.answer, left));
+    const kept = { shape, left, bytes: Buffer.from(fresh.bytes), ttl: fresh.ttl };
+    if (memo) Object.assign(memo, kept);
+    else {
+      if (entry.encoded.length >= SHAPES_PER_ENTRY) entry.encoded.shift();
+      entry.encoded.push(kept);
+    }
+    return fresh;
+  }
+
   /** Keeps a NOERROR or NXDOMAIN answer for its capped TTL; the answer as served now. */
   put(key: string, answer: CachedAnswer, nowMs: number): CachedAnswer {
     const ttl = answerTtl(answer, this.maxTtl);
@@ -113,7 +157,12 @@ export class AnswerCache {
         if (oldest !== undefined) this.entries.delete(oldest);
       }
       this.entries.delete(key);
-      this.entries.set(key, { answer: served, storedAt: nowMs, expiresAt: nowMs + ttl * 1000 });
+      this.entries.set(key, {
+        answer: served,
+        storedAt: nowMs,
+        expiresAt: nowMs + ttl * 1000,
+        encoded: [],
+      });
     }
     return served;
   }

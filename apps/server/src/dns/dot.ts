@@ -64,6 +64,18 @@ export async function startDotServer(options: {
     let pending = 0;
     socket.setTimeout(IDLE_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
+    // answers ready in the same turn of the event loop (pipelined queries answered from the
+    // cache) leave in one write: one TLS record and one system call instead of one per answer
+    let outgoing: Buffer[] = [];
+    const flush = () => {
+      const frames = outgoing;
+      outgoing = [];
+      if (socket.destroyed || frames.length === 0) return;
+      socket.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
+    };
+    const send = (frame: Buffer) => {
+      if (outgoing.push(frame) === 1) process.nextTick(flush);
+    };
 
     const take = () => {
       while (buffered.length >= 2 && pending < MAX_PENDING) {
@@ -78,7 +90,7 @@ export async function startDotServer(options: {
             (answer) => {
               if (socket.destroyed) return;
               try {
-                socket.write(framed(answer.bytes));
+                send(framed(answer.bytes));
               } catch (error) {
                 log.error({ err: error }, 'Keyward DNS: a DoT answer could not be framed');
                 socket.destroy();

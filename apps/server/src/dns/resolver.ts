@@ -77,12 +77,21 @@ export interface DnsResolverOptions {
 /** iCloud Private Relay: Apple asks networks that filter to answer these negatively. */
 const NEGATIVE_NAMES = new Set(['mask.icloud.com', 'mask-h2.icloud.com']);
 
+/** blocked answers kept encoded (docs/dns.md) */
+const MAX_BLOCKED_ANSWERS = 10_000;
+
 /** Presence (the device's *Filtering* status) is written at most this often per device. */
 const PRESENCE_EVERY_MS = 15_000;
 
 interface Bucket {
   tokens: number;
   at: number;
+}
+
+/** What of a query its response repeats, but the id: encoded answers are kept per shape. */
+function responseShape(query: ParsedQuery): string {
+  const flags = query.packet.flags ?? 0;
+  return `${flags & 0x100 ? 1 : 0}${query.edns ? 1 : 0}${query.dnssecOk ? 1 : 0}${query.checkingDisabled ? 1 : 0}${query.question.name}`;
 }
 
 export function serverHostsOf(urls: readonly string[], dotDomain: string): string[] {
@@ -172,6 +181,26 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     return promise;
   }
 
+  // A blocked answer depends only on the query's shape, type and class, never on the device: the
+  // bytes are kept (bounded, oldest out) and only the id is written per query.
+  const blockedAnswers = new Map<string, Buffer>();
+  function blockedBytes(query: ParsedQuery, negative: boolean): Buffer {
+    const { question } = query;
+    const key = `${negative ? 1 : 0}${question.type}|${question.class ?? 'IN'}|${responseShape(query)}`;
+    let bytes = blockedAnswers.get(key);
+    if (!bytes) {
+      bytes = blockedResponse(query, negative);
+      if (blockedAnswers.size >= MAX_BLOCKED_ANSWERS) {
+        const oldest = blockedAnswers.keys().next().value;
+        if (oldest !== undefined) blockedAnswers.delete(oldest);
+      }
+      blockedAnswers.set(key, bytes);
+    }
+    const copy = Buffer.from(bytes);
+    copy.writeUInt16BE(query.packet.id ?? 0, 0);
+    return copy;
+  }
+
   function minTtl(answer: CachedAnswer): number {
     let ttl = config.maxTtlSeconds;
     for (const record of [...answer.answers, ...answer.authorities]) {
@@ -226,7 +255,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     if (NEGATIVE_NAMES.has(name)) {
       options.queryHours?.note(device.deviceId, true, now);
       return done({
-        bytes: blockedResponse(query, true),
+        bytes: blockedBytes(query, true),
         ttl: BLOCKED_TTL_SECONDS,
         outcome: 'blocked',
       });
@@ -237,7 +266,11 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
       // not one a child would ask for: only the names themselves are kept
       if (!name.startsWith('_')) options.blockedNames?.note(device.deviceId, name, now);
       options.queryHours?.note(device.deviceId, true, now);
-      return done({ bytes: blockedResponse(query), ttl: BLOCKED_TTL_SECONDS, outcome: 'blocked' });
+      return done({
+        bytes: blockedBytes(query, false),
+        ttl: BLOCKED_TTL_SECONDS,
+        outcome: 'blocked',
+      });
     }
     options.queryHours?.note(device.deviceId, false, now);
     options.allowedNames?.note(device.deviceId, name, now);
@@ -249,23 +282,32 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
       query.dnssecOk,
       query.checkingDisabled,
     );
-    const cached = cache.get(key, Date.now());
-    const forwarded = cached ?? (await forward(query));
-    if (!forwarded) {
-      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
-    }
-    let encoded: Buffer;
+    const respond = (sections: CachedAnswer) => {
+      const bytes = encodeResponse(query, sections);
+      // an answer bigger than a DoT frame (and DoH, RFC 8484) can carry: as if the upstream had
+      // failed
+      if (bytes.length > MAX_MESSAGE) throw new RangeError('answer too large');
+      return { bytes, ttl: minTtl(sections) };
+    };
+    let served: { bytes: Buffer; ttl: number } | undefined;
+    let cached = true;
     try {
-      encoded = encodeResponse(query, forwarded);
+      served = cache.getEncoded(key, Date.now(), responseShape(query), respond);
+      if (!served) {
+        cached = false;
+        const forwarded = await forward(query);
+        if (forwarded) served = respond(forwarded);
+      }
     } catch {
-      // an upstream record dns-packet cannot write back: as if the upstream had failed
+      // an upstream record dns-packet cannot write back, or too big: as if the upstream had failed
+      served = undefined;
+    }
+    if (!served) {
       return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
     }
-    if (encoded.length > MAX_MESSAGE) {
-      // more than a DoT frame can carry: as if the upstream had failed
-      return done({ bytes: errorResponse(query, RCODE.SERVFAIL), ttl: 0, outcome: 'servfail' });
-    }
-    return done({ bytes: encoded, ttl: minTtl(forwarded), outcome: cached ? 'cached' : 'allowed' });
+    // the response repeats the query's id (the kept bytes are another query's)
+    served.bytes.writeUInt16BE(query.packet.id ?? 0, 0);
+    return done({ bytes: served.bytes, ttl: served.ttl, outcome: cached ? 'cached' : 'allowed' });
   }
 
   return {
