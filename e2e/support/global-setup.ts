@@ -103,6 +103,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_SLACK_DIR = slackDir;
   process.env.E2E_SERVER_LOG = logPath;
   process.env.E2E_DOH_PORT = String(dohPort);
+  // the CA the server generated for its DoH certificate (apps/server/src/dns/certificates.ts)
+  process.env.E2E_DNS_CA_FILE = join(dataDir, 'dns-tls', 'ca.pem');
   return stop;
 }
 

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import dnsPacket from 'dns-packet';
@@ -15,12 +16,27 @@ import { expect, test } from '../support/fixtures.ts';
 // allowed site loads, a blocked one does not; the child asks from /ask/<id>, the parent accepts in
 // the dashboard, and the site loads.
 //
-// How Chromium is put in secure mode: a fresh profile whose Local State holds the same settings as
-// the policies (`dns_over_https.mode` "secure", `dns_over_https.templates`), so nothing is written
-// to /etc/chromium/policies on a machine other runs share; the run's test CA is accepted with
-// --ignore-certificate-errors (the machine has no certutil to trust it in an NSS database). Names
-// under keyward-e2e.org resolve (through Keyward, then the run's fake upstream) to 127.0.0.2, where this
-// test serves its sites; a blocked name answers 0.0.0.0, where nothing listens on that port.
+// How Chromium is put in secure mode: by its managed policies, as a parent's IT would (docs/dns.md:
+// `DnsOverHttpsMode` "secure", `DnsOverHttpsTemplates` the device's template), with the run's
+// generated CA trusted by the `CACertificates` policy (Chromium 131+), so Chromium checks the DoH
+// server's certificate as it would a real one (no --ignore-certificate-errors). Chromium on Linux
+// reads policies only from /etc/chromium/policies, which every other Chromium on the machine reads
+// too, so the test's browser runs in its own mount namespace (unshare, root) where a directory of
+// the test's is bound over /etc/chromium: the policy reaches that browser and no other. The DoH
+// server is named dns.localhost (Chromium resolves *.localhost to loopback itself; the generated
+// certificate is for it). Names under keyward-e2e.org resolve (through Keyward, then the run's fake
+// upstream) to 127.0.0.2, where this test serves its sites; a blocked name answers 0.0.0.0, where
+// nothing listens on that port.
+
+/** Why this machine cannot run a Chromium with its own policies, or undefined when it can. */
+function policyBrowserUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) {
+    return 'needs root: Chromium reads policies only from /etc/chromium/policies, bound per browser in a mount namespace';
+  }
+  const probe = spawnSync('unshare', ['--mount', '--propagation', 'private', 'true']);
+  if (probe.status !== 0) return `unshare --mount fails here: ${probe.stderr?.toString().trim()}`;
+  return undefined;
+}
 
 let site: http.Server;
 let sitePort: number;
@@ -54,27 +70,74 @@ async function dashboardCall(page: Page, request: APIRequestContext, op: string,
   return response.json();
 }
 
-/** Chromium in secure DNS mode, every lookup through this device's DoH template. */
+/** The run's generated CA (DATA_DIR/dns-tls/ca.pem) as the CACertificates policy takes it. */
+function caDerBase64(): string {
+  const pem = readFileSync(process.env.E2E_DNS_CA_FILE ?? '', 'utf8');
+  return pem
+    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+    .replace(/\s+/g, '')
+    .trim();
+}
+
+/**
+ * Debian's Chromium in secure DNS mode by policy, every lookup through this device's DoH
+ * template, in a fresh profile.
+ */
 async function secureDnsChromium(template: string): Promise<BrowserContext> {
-  const profileDir = mkdtempSync(path.join(tmpdir(), 'keyward-e2e-doh-'));
-  profileDirs.push(profileDir);
-  const profile = path.join(profileDir, 'profile');
+  const dir = mkdtempSync(path.join(tmpdir(), 'keyward-e2e-doh-'));
+  profileDirs.push(dir);
+  const profile = path.join(dir, 'profile');
   mkdirSync(profile);
+  // what this browser sees as /etc/chromium: Debian's files, and the test's managed policy
+  const etc = path.join(dir, 'etc-chromium');
+  cpSync('/etc/chromium', etc, { recursive: true });
+  mkdirSync(path.join(etc, 'policies', 'managed'), { recursive: true });
   writeFileSync(
-    path.join(profile, 'Local State'),
-    JSON.stringify({ dns_over_https: { mode: 'secure', templates: template } }),
+    path.join(etc, 'policies', 'managed', 'keyward-dns.json'),
+    JSON.stringify({
+      DnsOverHttpsMode: 'secure',
+      DnsOverHttpsTemplates: template,
+      CACertificates: [caDerBase64()],
+    }),
+  );
+  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const wrapper = path.join(dir, 'chromium-with-policy');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/chromium && exec "$@"' '${etc}' '${chromiumPath}' "$@"\n`,
+    { mode: 0o755 },
   );
   return chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: wrapper,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-quic',
-      '--ignore-certificate-errors',
-    ],
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'],
   });
+}
+
+/** The policies Chromium applies, as chrome://policy lists them (name → value). */
+async function appliedPolicies(browser: BrowserContext): Promise<Record<string, string>> {
+  const tab = await browser.newPage();
+  try {
+    await tab.goto('chrome://policy');
+    await expect(tab.getByText('DnsOverHttpsMode', { exact: true }).first()).toBeVisible();
+    return await tab.evaluate(() => {
+      // chrome://policy draws each policy as a <policy-row> inside shadow roots: a name and a value
+      const found: Record<string, string> = {};
+      const walk = (node: Node) => {
+        if (node instanceof Element && node.tagName === 'POLICY-ROW') {
+          const row = (node.shadowRoot ?? node).querySelector('.policy.row');
+          const name = row?.querySelector('.name')?.textContent?.trim();
+          if (name) found[name] = row?.querySelector('.value')?.textContent?.trim() ?? '';
+        }
+        if (node instanceof Element && node.shadowRoot) walk(node.shadowRoot);
+        for (const child of Array.from(node.childNodes)) walk(child);
+      };
+      walk(document.body);
+      return found;
+    });
+  } finally {
+    await tab.close();
+  }
 }
 
 /** Keyward's A answer for a name on this device, asked over DoH (the run's own certificate). */
@@ -89,7 +152,8 @@ async function dohAnswer(port: number, deviceId: string, name: string): Promise<
       `https://127.0.0.1:${port}/dns-query/${deviceId}`,
       {
         method: 'POST',
-        rejectUnauthorized: false,
+        ca: readFileSync(process.env.E2E_DNS_CA_FILE ?? '', 'utf8'),
+        servername: 'dns.localhost',
         headers: { 'content-type': 'application/dns-message' },
       },
       (response) => {
@@ -129,6 +193,8 @@ test('secure DNS through Keyward: allowed loads, blocked does not; asked, accept
   baseURL,
 }) => {
   test.setTimeout(200_000);
+  const unavailable = policyBrowserUnavailable();
+  test.skip(unavailable !== undefined, unavailable);
   if (!baseURL) throw new Error('no baseURL');
   await signInAsNewParent(page, request, mailbox, 'dns');
   const childName = `Noa ${Date.now().toString(36)}`;
@@ -161,7 +227,13 @@ test('secure DNS through Keyward: allowed loads, blocked does not; asked, accept
 
   const dohPort = process.env.E2E_DOH_PORT;
   expect(dohPort).toBeTruthy();
-  dnsBrowser = await secureDnsChromium(`https://127.0.0.1:${dohPort}/dns-query/${device.id}{?dns}`);
+  const template = `https://dns.localhost:${dohPort}/dns-query/${device.id}{?dns}`;
+  dnsBrowser = await secureDnsChromium(template);
+  // the policies are Chromium's own (managed), not a profile setting
+  const policies = await appliedPolicies(dnsBrowser);
+  expect(policies.DnsOverHttpsMode).toBe('secure');
+  expect(policies.DnsOverHttpsTemplates).toBe(template);
+  expect(policies.CACertificates).toBeTruthy();
   const childPage = await dnsBrowser.newPage();
 
   expect(await loads(dnsBrowser!, 'www.school.keyward-e2e.org')).toBe(true);
@@ -207,7 +279,6 @@ test('secure DNS through Keyward: allowed loads, blocked does not; asked, accept
   // answer about 60 s whatever its TTL (the blocked one says 10 s; measured on Debian's Chromium
   // 156), so the child's browser opens it within a minute; a fresh profile with the same settings
   // asks Keyward again at once (the test no longer waits out that minute)
-  const template = `https://127.0.0.1:${dohPort}/dns-query/${device.id}{?dns}`;
   await dnsBrowser.close();
   dnsBrowser = await secureDnsChromium(template);
   await expect
