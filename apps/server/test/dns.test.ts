@@ -878,10 +878,10 @@ describe('DoT under attack and certificate renewal', () => {
       { token: parent.token },
     );
     expect(created.status).toBe(200);
-    const { appleProfileUrl } = created.body as { appleProfileUrl: string };
+    const { appleProfileUrl } = created.body as { appleProfileUrl: string; id: string };
     const response = await tlsServer.app.inject({
       method: 'GET',
-      url: new URL(appleProfileUrl).pathname,
+      url: `${new URL(appleProfileUrl).pathname}${new URL(appleProfileUrl).search}`,
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/x-apple-aspen-config');
@@ -904,14 +904,56 @@ describe('DoT under attack and certificate renewal', () => {
     expect(stdout).toContain('<string>com.apple.profileRemovalPassword</string>');
     expect(stdout).toContain('<string>open &lt;sesame&gt;</string>');
     expect(stdout).toMatch(/<key>PayloadRemovalDisallowed<\/key>\s*<true\/>/);
-    // the password is in the profile in clear text: only the setup hour serves it
+    // the password is in the profile in clear text: only the dashboard's signed link, for an
+    // hour, opens it; the plain address, another device's signature or an hour later do not
+    const plain = await tlsServer.app.inject({
+      method: 'GET',
+      url: `/dns-profile/${created.body.id}.mobileconfig`,
+    });
+    expect(plain.statusCode).toBe(403);
+    expect(plain.json().error).toMatch(/opens only from the link on the device’s page/);
     tlsServer.clock.advance(61 * 60 * 1000);
     const late = await tlsServer.app.inject({
       method: 'GET',
-      url: new URL(appleProfileUrl).pathname,
+      url: `${new URL(appleProfileUrl).pathname}${new URL(appleProfileUrl).search}`,
     });
-    expect(late.statusCode).toBe(410);
+    expect(late.statusCode).toBe(403);
     expect(late.body).toMatch(/removal password/);
+    // the device's page gives a fresh link, which opens it again
+    const { computer_id: computerId } = await tlsServer.db
+      .selectFrom('computer_users')
+      .select('computer_id')
+      .where('id', '=', created.body.id)
+      .executeTakeFirstOrThrow();
+    const page = await tlsServer.call('GetDnsDevice', computerId, { token: parent.token });
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    const fresh = new URL((page.body as { appleProfileUrl: string }).appleProfileUrl);
+    const again = await tlsServer.app.inject({
+      method: 'GET',
+      url: `${fresh.pathname}${fresh.search}`,
+    });
+    expect(again.statusCode).toBe(200);
+    // the password is not stored as typed
+    const stored = await tlsServer.db
+      .selectFrom('computers')
+      .innerJoin('computer_users', 'computer_users.computer_id', 'computers.id')
+      .select('computers.dns_removal_password_encrypted as sealed')
+      .where('computer_users.id', '=', created.body.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.sealed).toMatch(/^v1\./);
+    expect(stored.sealed).not.toContain('sesame');
+    // one kept before passwords were encrypted (migration 0027) cannot be served: words, a 410
+    await tlsServer.db
+      .updateTable('computers')
+      .set({ dns_removal_password_encrypted: 'cleared' })
+      .where('id', '=', computerId)
+      .execute();
+    const cleared = await tlsServer.app.inject({
+      method: 'GET',
+      url: `${fresh.pathname}${fresh.search}`,
+    });
+    expect(cleared.statusCode).toBe(410);
+    expect(cleared.json().error).toMatch(/Connect the device again/);
     // a tampered profile does not verify
     const tampered = Buffer.from(response.rawPayload);
     const at = tampered.indexOf('dnsSettings');

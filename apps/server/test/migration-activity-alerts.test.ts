@@ -5,6 +5,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
 import { migrationProvider } from '../src/db/migrations/index.ts';
+import { insertRow } from './migration-rows.ts';
 
 // Issue 24, migration 0019 on SQLite, from a database that already has notification rules: the
 // notifications table is rebuilt for the wider trigger CHECK with its rows, its index and its
@@ -12,28 +13,6 @@ import { migrationProvider } from '../src/db/migrations/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keyward-0019-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-type AnyDb = Parameters<typeof migrateToLatest>[0];
-
-/** Inserts a row with `values`, and a placeholder for every other NOT NULL column without default. */
-async function insertRow(db: AnyDb, table: string, values: Record<string, string>) {
-  const columns = await sql<{ name: string; type: string; notnull: number; dflt_value: unknown }>`
-    SELECT name, type, "notnull", dflt_value FROM pragma_table_info(${table})`.execute(db);
-  const row: Record<string, string | number> = { ...values };
-  for (const column of columns.rows) {
-    if (column.name in row || !column.notnull || column.dflt_value !== null) continue;
-    row[column.name] = /int/i.test(column.type)
-      ? 0
-      : /_at$/.test(column.name)
-        ? '2025-01-01T00:00:00.000Z'
-        : column.name === 'config'
-          ? '{"case":"email","email":"a@example.com"}'
-          : `${column.name}-placeholder`;
-  }
-  const names = Object.keys(row);
-  await sql`INSERT INTO ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))})
-    VALUES (${sql.join(names.map((name) => row[name]))})`.execute(db);
-}
 
 test('0019 keeps the rules, their index and triggers, and accepts activityAlert', async () => {
   const db = createDatabase({ databaseUrl: undefined, sqliteFile: join(dir, 'keyward.sqlite') });

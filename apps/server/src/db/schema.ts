@@ -165,8 +165,16 @@ export interface ComputersTable {
   kind: ColumnType<ComputerKind, ComputerKind | undefined, ComputerKind>;
   platform: string | null;
   browser: string | null;
-  /** issue 33: a DNS device's Apple profile removal password, when the parent set one */
-  dns_removal_password: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * issue 33: a DNS device's Apple profile removal password when the parent set one, encrypted
+   * (services/tokens.ts `encrypt`; `cleared` for one kept before migration 0027, which never
+   * decrypts)
+   */
+  dns_removal_password_encrypted: ColumnType<
+    string | null,
+    string | null | undefined,
+    string | null
+  >;
   created_at: Ts;
   updated_at: Ts;
 }

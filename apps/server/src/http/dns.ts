@@ -15,7 +15,7 @@ import {
 import { appleDnsProfile } from '../dns/apple-profile.ts';
 import { signAppleProfile } from '../dns/profile-signing.ts';
 import { DEVICE_ID } from '../dns/device-policies.ts';
-import { dohUrlOf } from '../dns/device-urls.ts';
+import { dohUrlOf, isProfileLinkValid } from '../dns/device-urls.ts';
 import type { Clock } from '../services/clock.ts';
 import { type BlockedNames, createBlockedNames } from '../dns/blocked-names.ts';
 import type { Services } from '../pairql/context.ts';
@@ -43,8 +43,6 @@ declare module 'fastify' {
 const DNS_MESSAGE = 'application/dns-message';
 const MAX_MESSAGE = 65_535;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-/** a profile with a removal password is served this long after the device is created */
-export const PROFILE_WITH_PASSWORD_MS = 60 * 60 * 1000;
 
 export interface DnsRoutesDeps {
   config: Config;
@@ -128,7 +126,10 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
 
   // the Apple configuration profile: opened on the child's device, so no session; the device id
   // (a random UUID) is all it takes, and all it gives is that id's DoH address
-  app.get<{ Params: { file: string } }>('/dns-profile/:file', async (request, reply) => {
+  app.get<{
+    Params: { file: string };
+    Querystring: { expires?: string; signature?: string };
+  }>('/dns-profile/:file', async (request, reply) => {
     const match = /^([0-9a-f-]{36})\.mobileconfig$/.exec(request.params.file.toLowerCase());
     const deviceId = match?.[1];
     const row =
@@ -136,7 +137,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         ? await deps.db
             .selectFrom('computer_users as cu')
             .innerJoin('computers as c', 'c.id', 'cu.computer_id')
-            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password', 'c.created_at'])
+            .select(['cu.id', 'cu.full_username', 'c.dns_removal_password_encrypted'])
             .where('cu.id', '=', deviceId)
             .where('c.kind', '=', 'dns')
             .executeTakeFirst()
@@ -148,16 +149,27 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
     }
     // A profile with a removal password carries it in clear text (a plist, signed, not
     // encrypted: only an MDM encrypts profiles to a device), and this address needs no session;
-    // the child can read the device id in the device's settings. So it is served only during the
-    // setup window after the device is created, when the parent installs it.
-    if (
-      row.dns_removal_password !== null &&
-      deps.clock.now().getTime() - new Date(row.created_at).getTime() > PROFILE_WITH_PASSWORD_MS
-    ) {
-      return reply.code(410).send({
-        error:
-          'This profile has a removal password, so it could only be downloaded in the hour after the device was created. Connect the device again from the dashboard to get a new one.',
-      });
+    // the child can read the device id in the device's settings. So that profile opens only from
+    // the dashboard's signed link, for an hour (dns/device-urls.ts).
+    let removalPassword: string | undefined;
+    if (row.dns_removal_password_encrypted !== null) {
+      const { expires, signature } = request.query;
+      if (
+        !isProfileLinkValid(deps.services.tokens, row.id, { expires, signature }, deps.clock.now())
+      ) {
+        return reply.code(403).send({
+          error:
+            'This profile has a removal password, so it opens only from the link on the device’s page in the dashboard, for an hour after the page was opened. Open the device’s page again and download it from there.',
+        });
+      }
+      try {
+        removalPassword = deps.services.tokens.decrypt(row.dns_removal_password_encrypted);
+      } catch {
+        return reply.code(410).send({
+          error:
+            'This profile’s removal password can no longer be read (it was set before Keyward kept passwords encrypted, or the server’s key changed). Connect the device again from the dashboard to set a new one.',
+        });
+      }
     }
     const profile = appleDnsProfile({
       deviceId: row.id,
@@ -165,7 +177,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
       dohUrl: dohUrlOf(config, row.id),
       appName: config.appName,
       serverHost: new URL(config.publicUrl).hostname,
-      removalPassword: row.dns_removal_password,
+      removalPassword,
     });
     // signed when a certificate is configured (a renewed one is read again from its files)
     let body: string | Buffer = profile;

@@ -71,7 +71,7 @@ export async function ownedDnsDevice(db: Db, parentId: string, id: string) {
       'ch.name as child_name',
       'c.custom_name',
       'c.platform',
-      'c.dns_removal_password',
+      'c.dns_removal_password_encrypted',
     ])
     .where('c.id', '=', id.toLowerCase())
     .where('c.parent_id', '=', parentId)

@@ -18,6 +18,7 @@ import { dnsBlockedNamesMigration } from './0023_dns_blocked_names.ts';
 import { requestedSuspensionDurationMigration } from './0024_requested_suspension_duration.ts';
 import { dnsDevicesMigration } from './0025_dns_devices.ts';
 import { screenTimeMigration } from './0026_screen_time.ts';
+import { dnsRemovalPasswordEncryptedMigration } from './0027_dns_removal_password_encrypted.ts';
 import type { DialectName, PortableMigration } from './types.ts';
 
 // Add a migration: create `NNNN_name.ts` exporting a PortableMigration and list it here.
@@ -42,6 +43,7 @@ const migrations: Record<string, PortableMigration> = {
   '0024_requested_suspension_duration': requestedSuspensionDurationMigration,
   '0025_dns_devices': dnsDevicesMigration,
   '0026_screen_time': screenTimeMigration,
+  '0027_dns_removal_password_encrypted': dnsRemovalPasswordEncryptedMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

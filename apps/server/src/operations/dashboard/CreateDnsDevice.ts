@@ -3,7 +3,7 @@ import { DNS_ESSENTIALS_KEYCHAINS } from '@keyward/domain/dns-status';
 import { lockChildRow } from '../../db/conflicts.ts';
 import { badRequest } from '../../pairql/errors.ts';
 import { toDbTime } from '../../db/values.ts';
-import { appleProfileUrlOf, dohUrlOf, dotHostnameOf } from '../../dns/device-urls.ts';
+import { dohUrlOf, dotHostnameOf, parentAppleProfileUrlOf } from '../../dns/device-urls.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
 import { RATE_LIMITS } from '../../pairql/rate-limit.ts';
 import { newToken } from '../../services/tokens.ts';
@@ -43,7 +43,11 @@ export default dashboardResolver('CreateDnsDevice', async (input, ctx) => {
         serial_number: `dns-${computerId}`,
         kind: 'dns',
         platform: input.kind,
-        dns_removal_password: input.removalPassword ?? null,
+        // kept encrypted: it is written into the profile, never shown again
+        dns_removal_password_encrypted:
+          input.removalPassword === undefined
+            ? null
+            : ctx.services.tokens.encrypt(input.removalPassword),
         created_at: now,
         updated_at: now,
       })
@@ -92,6 +96,16 @@ export default dashboardResolver('CreateDnsDevice', async (input, ctx) => {
     id: computerUserId,
     dohUrl: dohUrlOf(ctx.config, computerUserId),
     dotHostname: dotHostnameOf(ctx.config, computerUserId),
-    ...(isApple ? { appleProfileUrl: appleProfileUrlOf(ctx.config, computerUserId) } : {}),
+    ...(isApple
+      ? {
+          appleProfileUrl: parentAppleProfileUrlOf(
+            ctx.config,
+            ctx.services.tokens,
+            computerUserId,
+            input.removalPassword !== undefined,
+            ctx.clock.now(),
+          ),
+        }
+      : {}),
   };
 });

@@ -3,7 +3,7 @@ import { compileDnsPolicy } from '@keyward/domain/dns-policy';
 import { browserKeychains } from '../../devices/browsers.ts';
 import { readNames } from '../../dns/blocked-names.ts';
 import { timeZoneOffsetMinutes } from '../../dns/device-policies.ts';
-import { appleProfileUrlOf, dohUrlOf, dotHostnameOf } from '../../dns/device-urls.ts';
+import { dohUrlOf, dotHostnameOf, parentAppleProfileUrlOf } from '../../dns/device-urls.ts';
 import { queriesSince } from '../../dns/query-hours.ts';
 import { DAY } from '../../db/values.ts';
 import { dashboardResolver } from '../../pairql/resolver.ts';
@@ -23,6 +23,7 @@ export function localMidnight(now: Date, offsetMinutes: number): Date {
 export default dashboardResolver('GetDnsDevice', async (computerId, ctx) => {
   const device = await ownedDnsDevice(ctx.db, ctx.parentId, computerId);
   const now = ctx.clock.now();
+  const hasRemovalPassword = device.dns_removal_password_encrypted !== null;
   const parent = await ctx.db
     .selectFrom('parents')
     .select('time_zone')
@@ -54,9 +55,17 @@ export default dashboardResolver('GetDnsDevice', async (computerId, ctx) => {
     dohUrl: dohUrlOf(ctx.config, device.id),
     dotHostname: dotHostnameOf(ctx.config, device.id),
     ...(kind === 'ios' || kind === 'macos'
-      ? { appleProfileUrl: appleProfileUrlOf(ctx.config, device.id) }
+      ? {
+          appleProfileUrl: parentAppleProfileUrlOf(
+            ctx.config,
+            ctx.services.tokens,
+            device.id,
+            hasRemovalPassword,
+            now,
+          ),
+        }
       : {}),
-    hasRemovalPassword: device.dns_removal_password !== null,
+    hasRemovalPassword,
     ...(presence ? { lastQueryAt: new Date(presence.last_seen_at).toISOString() } : {}),
     queriesToday: today.queries,
     blockedToday: today.blocked,

@@ -46,7 +46,15 @@ export function DnsDeviceSetup({
   };
 
   if (state.step === 'created') {
-    return <DnsSteps kind={kind} childName={childName} device={state.device} name={state.name} />;
+    return (
+      <DnsSteps
+        kind={kind}
+        childName={childName}
+        device={state.device}
+        name={state.name}
+        hasRemovalPassword={state.removalPassword !== ''}
+      />
+    );
   }
   return (
     <form
@@ -102,8 +110,8 @@ export function DnsDeviceSetup({
           />
           <span className="mt-1 block font-normal text-slate-500">
             The {kind === 'ios' ? 'iPhone or iPad' : 'Mac'} asks it before the profile can be
-            removed. It is written in the profile, so the profile can be downloaded only in the hour
-            after you create the device: install it now.
+            removed. It is written in the profile, so the profile's link opens it for an hour; after
+            that, download it again from the device's page.
           </span>
         </label>
       )}
@@ -149,11 +157,13 @@ function DnsSteps({
   childName,
   device,
   name,
+  hasRemovalPassword,
 }: {
   kind: DnsDeviceKind;
   childName: string;
   device: CreatedDnsDevice;
   name: string;
+  hasRemovalPassword: boolean;
 }) {
   const intro = (
     <p role="status" className="text-base font-semibold text-slate-900">
@@ -211,8 +221,9 @@ function DnsSteps({
             </>
           )}
           <p className="text-xs text-slate-500">
-            {childName} can remove the profile; if the device stops asking Keyward, you will see it
-            as not seen.
+            {hasRemovalPassword
+              ? `The device asks your removal password before the profile can be removed. This link opens the profile for an hour; after that, download it again from the device's page.`
+              : `${childName} can remove the profile; if the device stops asking Keyward, you will see it as not seen.`}
           </p>
         </div>
       );

@@ -225,6 +225,46 @@ describe('connection code dialog', () => {
     expect(
       await within(dialog).findByRole('link', { name: 'Download the configuration profile' }),
     ).toHaveAttribute('href', `https://keyward.example/dns-profile/${id}.mobileconfig`);
+    expect(dialog).toHaveTextContent('can remove the profile');
+  });
+
+  test('an Apple profile with a removal password: its link opens it for an hour, and it says so', async () => {
+    const emma = childOf();
+    const id = '0b6f1f3e-5a3c-4d1e-9f0a-1c2d3e4f5a6c';
+    const signed = `https://keyward.example/dns-profile/${id}.mobileconfig?expires=1&signature=ab`;
+    const calls = fakeServer((op) => {
+      if (op === 'GetUsers') return { body: [emma] };
+      if (op === 'GetUser') return { body: emma };
+      if (op === 'CreatePendingAppConnection') return { body: { code: 123456 } };
+      if (op === 'CreateDnsDevice') {
+        return {
+          body: {
+            id,
+            dohUrl: `https://keyward.example/dns-query/${id}`,
+            dotHostname: `${id}.dns.keyward.example`,
+            appleProfileUrl: signed,
+          },
+        };
+      }
+      return serverError('notFound');
+    });
+    const user = userEvent.setup();
+    renderApp('/children');
+    const card = await screen.findByRole('article', { name: 'Emma' });
+    await user.click(within(card).getByRole('button', { name: 'Finish setup' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a device' });
+    await user.click(within(dialog).getByRole('radio', { name: 'iPhone or iPad, no app' }));
+    await user.type(within(dialog).getByLabelText(/Removal password/), 'open sesame');
+    await user.click(within(dialog).getByRole('button', { name: 'Create the device' }));
+    expect(
+      await within(dialog).findByRole('link', { name: 'Download the configuration profile' }),
+    ).toHaveAttribute('href', signed);
+    expect(calls.find((call) => call.op === 'CreateDnsDevice')?.body).toMatchObject({
+      kind: 'ios',
+      removalPassword: 'open sesame',
+    });
+    expect(dialog).toHaveTextContent('This link opens the profile for an hour');
+    expect(dialog).not.toHaveTextContent('can remove the profile');
   });
 
   test('shows the code, polls every 2 s and shows the computer once it connects', async () => {
