@@ -24,6 +24,7 @@ let doh: https.Server;
 let dotPort: number;
 let dohPort: number;
 const seen: string[] = [];
+let dotConnections = 0;
 
 function answerFor(query: Packet): Buffer | 'garbage' | 'slow' | 'error' {
   const question = query.questions![0]!;
@@ -50,6 +51,7 @@ beforeAll(async () => {
     key: readFileSync(path.join(dir, 'key.pem')),
   };
   dot = tls.createServer(credentials, (socket) => {
+    dotConnections++;
     let buffer = Buffer.alloc(0);
     socket.on('error', () => {});
     socket.on('data', (chunk: Buffer) => {
@@ -57,8 +59,20 @@ beforeAll(async () => {
       while (buffer.length >= 2 && buffer.length >= buffer.readUInt16BE(0) + 2) {
         const message = buffer.subarray(2, 2 + buffer.readUInt16BE(0));
         buffer = buffer.subarray(2 + message.length);
-        const answer = answerFor(dnsPacket.decode(message));
+        const query = dnsPacket.decode(message);
+        const name = query.questions?.[0]?.name.toLowerCase();
+        // a connection the upstream drops with a query unanswered
+        if (name === 'drop.test') {
+          seen.push(name);
+          socket.destroy();
+          return;
+        }
+        const answer = answerFor(query);
         if (answer === 'slow') continue;
+        if (name === 'late.test' && typeof answer !== 'string') {
+          setTimeout(() => socket.write(framed(answer)), 150);
+          continue;
+        }
         if (answer === 'garbage' || answer === 'error') {
           socket.write(framed(Buffer.from('no dns message here')));
           continue;
@@ -152,6 +166,43 @@ describe.each([
     const { value, ms } = await timed(f.resolve(question('khanacademy.org')));
     expect(value).toBeUndefined();
     expect(ms).toBeLessThan(1_500);
+    f.close();
+  });
+});
+
+describe('a tls:// upstream keeps its connection', () => {
+  test('queries are pipelined on one connection and answered in any order', async () => {
+    const f = forwarder([tlsUpstream()]);
+    const before = dotConnections;
+    const names = Array.from({ length: 10 }, (_, i) => `pipelined${i}.test`);
+    const order: string[] = [];
+    await Promise.all(
+      ['late.test', ...names].map((name) =>
+        f.resolve(question(name)).then((packet) => {
+          expect(packet?.answers?.[0]?.name, name).toBe(name);
+          order.push(name);
+        }),
+      ),
+    );
+    // the late answer came after the ten sent behind it, on the same connection
+    expect(order.at(-1)).toBe('late.test');
+    for (const name of ['again1.test', 'again2.test']) {
+      expect((await f.resolve(question(name)))?.answers?.length).toBe(1);
+    }
+    expect(dotConnections - before).toBe(1);
+    f.close();
+  });
+
+  test('the upstream closes it with a query unanswered: sent once more, then a failure; the next query reconnects', async () => {
+    const f = forwarder([tlsUpstream()]);
+    expect((await f.resolve(question('kept.test')))?.answers?.length).toBe(1);
+    const before = seen.filter((name) => name === 'drop.test').length;
+    const { value, ms } = await timed(f.resolve(question('drop.test')));
+    expect(value).toBeUndefined();
+    expect(ms).toBeLessThan(1_500);
+    // once on the kept connection, once more on a new one (which also never answered)
+    expect(seen.filter((name) => name === 'drop.test').length - before).toBe(2);
+    expect((await f.resolve(question('after-drop.test')))?.answers?.length).toBe(1);
     f.close();
   });
 });

@@ -110,42 +110,143 @@ function udpAttempt(upstream: Extract<DnsUpstream, { kind: 'udp' }>): Attempt {
     });
 }
 
+/** queries one kept tls:// connection may have unanswered at once; more are failures */
+const MAX_PIPELINED = 256;
+/** a kept tls:// connection without a query for this long is closed */
+const TLS_IDLE_MS = 20_000;
+
+interface PendingQuery {
+  question: UpstreamQuestion;
+  bytes: Buffer;
+  /** sent again once, on a new connection, when a kept one closed before answering */
+  retried: boolean;
+  resolve: (packet: Packet | undefined) => void;
+}
+
+/**
+ * One kept connection to a tls:// upstream (RFC 7858 §3.4), queries pipelined on it and answers
+ * matched by id and question in whatever order they come (RFC 7766 §6.2.1.1): a forwarded name
+ * costs one round trip, not a TCP and TLS handshake. It opens on the first query, closes after
+ * TLS_IDLE_MS without one, and opens again after the upstream closes it or fails; a query a kept
+ * connection took but did not answer before closing is sent once more on a new one.
+ */
+class TlsUpstreamConnection {
+  private socket: tls.TLSSocket | undefined;
+  private answered = 0;
+  private received: Buffer = Buffer.alloc(0);
+  private readonly pending = new Map<number, PendingQuery>();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly upstream: Extract<DnsUpstream, { kind: 'tls' }>,
+    private readonly ca: Buffer | undefined,
+  ) {}
+
+  query(question: UpstreamQuestion, signal: AbortSignal): Promise<Packet | undefined> {
+    if (signal.aborted || this.pending.size >= MAX_PIPELINED) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let id = randomId();
+      while (this.pending.has(id)) id = randomId();
+      const onAbort = () => {
+        if (this.pending.get(id) === entry) this.pending.delete(id);
+        resolve(undefined);
+      };
+      const entry: PendingQuery = {
+        question,
+        bytes: framed(upstreamQuery(question, id)),
+        retried: false,
+        resolve: (packet) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(packet);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, entry);
+      this.send(entry);
+    });
+  }
+
+  close() {
+    this.socket?.destroy();
+    this.fail(this.socket);
+  }
+
+  private send(entry: PendingQuery) {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    // a socket still connecting buffers the write until its handshake is done
+    (this.socket ?? this.connect()).write(entry.bytes);
+  }
+
+  private connect(): tls.TLSSocket {
+    const socket = tls.connect({
+      host: this.upstream.host,
+      port: this.upstream.port,
+      ...(isIP(this.upstream.host) === 0 ? { servername: this.upstream.host } : {}),
+      ...(this.ca ? { ca: this.ca } : {}),
+    });
+    this.socket = socket;
+    this.answered = 0;
+    this.received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => this.onData(socket, chunk));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.fail(socket));
+    return socket;
+  }
+
+  private onData(socket: tls.TLSSocket, chunk: Buffer) {
+    this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+    while (this.received.length >= 2) {
+      const length = this.received.readUInt16BE(0);
+      if (this.received.length < length + 2) break;
+      const message = this.received.subarray(2, 2 + length);
+      this.received = this.received.subarray(2 + length);
+      const id = message.length >= 2 ? message.readUInt16BE(0) : -1;
+      const entry = this.pending.get(id);
+      // an answer to a query given up on (its deadline passed), or not one of ours: ignored
+      if (!entry) continue;
+      this.pending.delete(id);
+      this.answered++;
+      entry.resolve(answerTo(message, id, entry.question));
+    }
+    if (this.pending.size === 0 && this.socket === socket) {
+      this.idleTimer = setTimeout(() => socket.end(), TLS_IDLE_MS);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** The connection is gone: its queries fail, or are sent once more if it had been answering. */
+  private fail(socket: tls.TLSSocket | undefined) {
+    if (socket === undefined || this.socket !== socket) return;
+    this.socket = undefined;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    // a kept connection the upstream closed (servers close idle ones) may have taken a query
+    // just before: it goes again on a new connection, once; a connection that never answered is a
+    // failing upstream, and its queries fail
+    const wasKept = this.answered > 0;
+    const left = [...this.pending];
+    this.pending.clear();
+    for (const [id, entry] of left) {
+      if (wasKept && !entry.retried) {
+        entry.retried = true;
+        this.pending.set(id, entry);
+        this.send(entry);
+      } else {
+        entry.resolve(undefined);
+      }
+    }
+  }
+}
+
 function tlsAttempt(
   upstream: Extract<DnsUpstream, { kind: 'tls' }>,
   ca: Buffer | undefined,
+  connections: Set<TlsUpstreamConnection>,
 ): Attempt {
-  return (question, signal) =>
-    new Promise((resolve) => {
-      const id = randomId();
-      let settled = false;
-      let received = Buffer.alloc(0);
-      const socket = tls.connect({
-        host: upstream.host,
-        port: upstream.port,
-        ...(isIP(upstream.host) === 0 ? { servername: upstream.host } : {}),
-        ...(ca ? { ca } : {}),
-      });
-      const finish = (packet: Packet | undefined) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        socket.destroy();
-        resolve(packet);
-      };
-      const onAbort = () => finish(undefined);
-      signal.addEventListener('abort', onAbort);
-      socket.on('error', () => finish(undefined));
-      socket.on('close', () => finish(undefined));
-      socket.on('secureConnect', () => socket.write(framed(upstreamQuery(question, id))));
-      socket.on('data', (chunk: Buffer) => {
-        received = Buffer.concat([received, chunk]);
-        if (received.length > MAX_RESPONSE + 2) return finish(undefined);
-        if (received.length < 2) return;
-        const length = received.readUInt16BE(0);
-        if (received.length < length + 2) return;
-        finish(answerTo(received.subarray(2, 2 + length), id, question));
-      });
-    });
+  const connection = new TlsUpstreamConnection(upstream, ca);
+  connections.add(connection);
+  return (question, signal) => connection.query(question, signal);
 }
 
 function httpsAttempt(
@@ -198,9 +299,10 @@ function httpsAttempt(
 
 export function createForwarder(config: DnsConfig): Forwarder {
   const ca = config.upstreamCaFile ? readFileSync(config.upstreamCaFile) : undefined;
+  const connections = new Set<TlsUpstreamConnection>();
   const attempts = config.upstreams.map((upstream): Attempt => {
     if (upstream.kind === 'udp') return udpAttempt(upstream);
-    if (upstream.kind === 'tls') return tlsAttempt(upstream, ca);
+    if (upstream.kind === 'tls') return tlsAttempt(upstream, ca, connections);
     // Node's CA store (and NODE_EXTRA_CA_CERTS), or DNS_UPSTREAM_CA when it is set
     return httpsAttempt(upstream, ca);
   });
@@ -239,6 +341,7 @@ export function createForwarder(config: DnsConfig): Forwarder {
     },
     close() {
       for (const controller of controllers) controller.abort();
+      for (const connection of connections) connection.close();
     },
   };
 }
