@@ -8,6 +8,7 @@ import dnsPacket, { type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { generateCertificates } from '../src/dns/certificates.ts';
+import { addressGroup, LOOKUPS_PER_MINUTE_PER_ADDRESS } from '../src/dns/resolver.ts';
 import { framed } from '../src/dns/upstream.ts';
 import { addChild, addKey, addKeychain, assign, website } from './fixtures.ts';
 import { startFakeUpstream, type FakeUpstream } from './dns-fake-upstream.ts';
@@ -643,6 +644,56 @@ describe('the query budget', () => {
       /keyward_dns_queries_total\{transport="doh",outcome="blocked"\} 6/,
     );
   });
+
+  test('an address trying device ids at random is REFUSED past its budget, without a read; devices it knows still answer', async () => {
+    const family = await familyWithDevice(small);
+    const stranger = '2001:db8:7:7::1';
+    const ask = (deviceId: string, remoteAddress: string) =>
+      small.app.inject({
+        method: 'POST',
+        url: `/dns-query/${deviceId}`,
+        remoteAddress,
+        headers: { 'content-type': 'application/dns-message' },
+        payload: query('tiktok.com'),
+      });
+    // the stranger's own device is in memory once asked: it never counts against the budget
+    expect(rcode(dnsPacket.decode((await ask(family.id, stranger)).rawPayload))).toBe(0);
+    let reads = 0;
+    const original = small.app.dns.resolver.policies.get;
+    small.app.dns.resolver.policies.get = (id) => {
+      reads++;
+      return original(id);
+    };
+    try {
+      const codes = new Map<number, number>();
+      for (let i = 0; i < LOOKUPS_PER_MINUTE_PER_ADDRESS + 300; i++) {
+        // another address in the same /64, and a fresh id each time
+        const from = `2001:db8:7:7::${(i % 50).toString(16)}`;
+        const code = rcode(dnsPacket.decode((await ask(crypto.randomUUID(), from)).rawPayload));
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }
+      // every answer REFUSED (unknown, then over budget): the same answer either way
+      expect([...codes.keys()]).toEqual([5]);
+      // the budget, and what it refilled meanwhile (10 a second), were read; the rest was not
+      expect(reads).toBeGreaterThanOrEqual(LOOKUPS_PER_MINUTE_PER_ADDRESS - 1);
+      expect(reads).toBeLessThan(LOOKUPS_PER_MINUTE_PER_ADDRESS + 100);
+      // the device the stranger's network uses still answers; another network is not touched
+      expect(rcode(dnsPacket.decode((await ask(family.id, stranger)).rawPayload))).toBe(0);
+      const other = await familyWithDevice(small);
+      expect(rcode(dnsPacket.decode((await ask(other.id, '198.51.100.4')).rawPayload))).toBe(0);
+    } finally {
+      small.app.dns.resolver.policies.get = original;
+    }
+  });
+});
+
+test('a lookup budget is kept per IPv4 address and per IPv6 /64', () => {
+  expect(addressGroup('192.0.2.1')).toBe('192.0.2.1');
+  expect(addressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+  expect(addressGroup('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+  expect(addressGroup('2001:DB8:1:2::9')).toBe('2001:db8:1:2::/64');
+  expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64');
+  expect(addressGroup('::1')).toBe('0:0:0:0::/64');
 });
 
 describe('with no DNS_UPSTREAM outside production', () => {

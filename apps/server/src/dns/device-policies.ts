@@ -31,6 +31,8 @@ export interface DevicePolicy {
 export interface DevicePolicies {
   /** undefined: no DNS device of this id */
   get(deviceId: string): Promise<DevicePolicy | undefined>;
+  /** whether `get` would answer from memory (no database read) */
+  isKnownNow(deviceId: string): boolean;
   /** drops one device's policy (tests, and the push subscription) */
   invalidate(deviceId: string): void;
   size(): number;
@@ -161,6 +163,10 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
         if (entries.get(id) === entry) drop(id);
       });
       return entry.value;
+    },
+    isKnownNow(deviceId) {
+      const cached = entries.get(deviceId.toLowerCase());
+      return cached !== undefined && Date.now() - cached.loadedAt < MAX_AGE_MS;
     },
     invalidate,
     size: () => entries.size,

@@ -45,7 +45,7 @@ export async function startDohTlsServer(options: {
     const deviceId = PATH.exec(url.pathname)?.[1];
     if (!deviceId) return fail(404, 'Keyward DNS answers at /dns-query/<device id>.');
     const answer = (bytes: Buffer) =>
-      resolver.answer(deviceId, bytes, 'doh').then(
+      resolver.answer(deviceId, bytes, 'doh', request.socket.remoteAddress ?? 'unknown').then(
         (result) => {
           if (response.headersSent) return;
           response.writeHead(200, {

@@ -60,6 +60,7 @@ export async function startDotServer(options: {
 
   server.on('secureConnection', (socket) => {
     const deviceId = deviceIdOfServerName(socket.servername, domain);
+    const client = socket.remoteAddress ?? 'unknown';
     let buffered: Buffer = Buffer.alloc(0);
     let pending = 0;
     socket.setTimeout(IDLE_MS, () => socket.destroy());
@@ -85,7 +86,7 @@ export async function startDotServer(options: {
         buffered = buffered.subarray(2 + length);
         pending++;
         resolver
-          .answer(deviceId, Buffer.from(message), 'dot')
+          .answer(deviceId, Buffer.from(message), 'dot', client)
           .then(
             (answer) => {
               if (socket.destroyed) return;

@@ -49,7 +49,13 @@ export interface DnsAnswer {
 }
 
 export interface DnsResolver {
-  answer(deviceId: string | undefined, bytes: Buffer, transport: DnsTransport): Promise<DnsAnswer>;
+  /** `client`: the address the query came from (its lookups of device ids not in memory are budgeted) */
+  answer(
+    deviceId: string | undefined,
+    bytes: Buffer,
+    transport: DnsTransport,
+    client?: string,
+  ): Promise<DnsAnswer>;
   readonly policies: DevicePolicies;
   readonly cache: AnswerCache;
   close(): void;
@@ -76,6 +82,28 @@ export interface DnsResolverOptions {
 
 /** iCloud Private Relay: Apple asks networks that filter to answer these negatively. */
 const NEGATIVE_NAMES = new Set(['mask.icloud.com', 'mask-h2.icloud.com']);
+
+/**
+ * Reads of a device id not in memory, per client address (an IPv6 address's /64): a household's
+ * devices each cost one a minute, a stranger trying ids at random is REFUSED past this, without a
+ * database read (docs/dns.md).
+ */
+export const LOOKUPS_PER_MINUTE_PER_ADDRESS = 600;
+
+/** The address a lookup budget is kept for: IPv4 as it is, IPv6 by its /64. */
+export function addressGroup(address: string): string {
+  const plain = address.replace(/^::ffff:(?=\d+\.)/i, '');
+  if (isIP(plain) !== 6) return plain;
+  const [head = '', tail = ''] = plain.toLowerCase().split('::');
+  const headParts = head === '' ? [] : head.split(':');
+  const tailParts = tail === '' ? [] : tail.split(':');
+  const missing = plain.includes('::') ? 8 - headParts.length - tailParts.length : 0;
+  const parts = [...headParts, ...Array(Math.max(0, missing)).fill('0'), ...tailParts];
+  return `${parts
+    .slice(0, 4)
+    .map((part) => Number.parseInt(part, 16).toString(16))
+    .join(':')}::/64`;
+}
 
 /** blocked answers kept encoded (docs/dns.md) */
 const MAX_BLOCKED_ANSWERS = 10_000;
@@ -136,6 +164,30 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     if (buckets.size > 200_000) {
       const oldest = buckets.keys().next().value;
       if (oldest !== undefined) buckets.delete(oldest);
+    }
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  const lookupBuckets = new Map<string, Bucket>();
+  function takeLookup(client: string, nowMs: number): boolean {
+    const group = addressGroup(client);
+    const perMs = LOOKUPS_PER_MINUTE_PER_ADDRESS / 60_000;
+    const bucket = lookupBuckets.get(group) ?? {
+      tokens: LOOKUPS_PER_MINUTE_PER_ADDRESS,
+      at: nowMs,
+    };
+    bucket.tokens = Math.min(
+      LOOKUPS_PER_MINUTE_PER_ADDRESS,
+      bucket.tokens + (nowMs - bucket.at) * perMs,
+    );
+    bucket.at = nowMs;
+    lookupBuckets.delete(group);
+    lookupBuckets.set(group, bucket);
+    if (lookupBuckets.size > 100_000) {
+      const oldest = lookupBuckets.keys().next().value;
+      if (oldest !== undefined) lookupBuckets.delete(oldest);
     }
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
@@ -214,6 +266,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     deviceId: string | undefined,
     bytes: Buffer,
     transport: DnsTransport,
+    client?: string,
   ): Promise<DnsAnswer> {
     const done = (result: DnsAnswer) => {
       options.onQuery?.(transport, result.outcome);
@@ -230,9 +283,19 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     const { query } = parsed;
     const id = deviceId?.toLowerCase();
     // a malformed id cannot be a device; a well-formed one takes the same lookup known or not
+    const isId = id !== undefined && DEVICE_ID.test(id);
+    if (
+      isId &&
+      client !== undefined &&
+      !policies.isKnownNow(id) &&
+      !takeLookup(client, Date.now())
+    ) {
+      // an address trying more device ids than a household has: REFUSED, no database read
+      return done({ bytes: errorResponse(query, RCODE.REFUSED), ttl: 0, outcome: 'refusedBudget' });
+    }
     let device: Awaited<ReturnType<DevicePolicies['get']>>;
     try {
-      device = id !== undefined && DEVICE_ID.test(id) ? await policies.get(id) : undefined;
+      device = isId ? await policies.get(id) : undefined;
     } catch (error) {
       // the database is unreachable: the device cannot be told apart, so no answer but SERVFAIL
       log.warn({ err: error }, 'Keyward DNS: could not read a device policy');

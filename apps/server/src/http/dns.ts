@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { devCertificates, type CertificateFiles } from '../dns/certificates.ts';
@@ -17,6 +17,7 @@ import { signAppleProfile } from '../dns/profile-signing.ts';
 import { DEVICE_ID } from '../dns/device-policies.ts';
 import { dohUrlOf, isProfileLinkValid } from '../dns/device-urls.ts';
 import type { Clock } from '../services/clock.ts';
+import { clientIp } from '../services/client-ip.ts';
 import { type BlockedNames, createBlockedNames } from '../dns/blocked-names.ts';
 import type { Services } from '../pairql/context.ts';
 import { registerDnsAsk } from './dns-ask.ts';
@@ -83,8 +84,14 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
   // the child's page: blocked names, Ask for this, Ask to turn the filter off
   await registerDnsAsk(app, { ...deps, blockedNames });
 
-  const send = async (reply: FastifyReply, deviceId: string, bytes: Buffer) => {
-    const answer = await resolver.answer(deviceId, bytes, 'doh');
+  const send = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    deviceId: string,
+    bytes: Buffer,
+  ) => {
+    const client = clientIp(config, request.socket.remoteAddress, request.headers);
+    const answer = await resolver.answer(deviceId, bytes, 'doh', client);
     return (
       reply
         .header('content-type', DNS_MESSAGE)
@@ -110,7 +117,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
               'A DNS query goes in ?dns= as base64url (RFC 8484), or as a POST of application/dns-message.',
           });
         }
-        return send(reply, request.params.deviceId, Buffer.from(encoded, 'base64url'));
+        return send(request, reply, request.params.deviceId, Buffer.from(encoded, 'base64url'));
       },
     );
     scope.post<{ Params: { deviceId: string }; Body: Buffer }>(
@@ -119,7 +126,7 @@ export async function registerDns(app: FastifyInstance, deps: DnsRoutesDeps): Pr
         if (!Buffer.isBuffer(request.body)) {
           return reply.code(415).send({ error: `A DNS query is sent as ${DNS_MESSAGE}.` });
         }
-        return send(reply, request.params.deviceId, request.body);
+        return send(request, reply, request.params.deviceId, request.body);
       },
     );
   });
