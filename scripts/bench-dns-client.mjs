@@ -4,9 +4,13 @@
 // answers (an open loop: a slow answer does not slow the next query), each timed from its write.
 import http2 from 'node:http2';
 import tls from 'node:tls';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData as threadData } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
 
+// in a worker thread, or (bench-dns.ts --pinned) a child process on its own core, its spec in
+// KEYWARD_BENCH_SPEC and its result sent over IPC
+const workerData = threadData ?? JSON.parse(process.env.KEYWARD_BENCH_SPEC ?? '{}');
+const report = (result) => (parentPort ? parentPort.postMessage(result) : process.send(result));
 const { transport, port, servername, path, names, seconds, connections, depth, ca, rate } =
   workerData;
 const queries = names.map((name) =>
@@ -150,4 +154,5 @@ else await dohSession();
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-parentPort.postMessage({ qps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors });
+report({ qps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors });
+if (!parentPort) process.disconnect();

@@ -1,6 +1,6 @@
 // Keyward DNS (issue 33):
 //
-//   npm run bench -- --dns [--seconds 5] [--connections 8] [--depth 16] [--rounds 3]
+//   npm run bench -- --dns [--seconds 5] [--connections 8] [--depth 16] [--rounds 3] [--pinned]
 //
 // 1. Compile: 1,000 devices with 200 keys each (compileDnsPolicy, as the server does when a
 //    device's policy is read), total time and heap per compiled policy. Goals: ≤ 100 ms in all,
@@ -16,7 +16,7 @@
 //    taking turns. Goals: DoT ≥ 0.5× unbound's queries per second, p99 ≤ 5 ms. Nothing leaves
 //    127.0.0.1.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -38,6 +38,16 @@ const CONNECTIONS = option('--connections', 8);
 const DEPTH = option('--depth', 16);
 const NAMES = 200;
 const ROUNDS = option('--rounds', 3);
+/**
+ * --pinned: each server (Keyward, this process with all its threads, and unbound) on core 0 and
+ * the load generator, a process of its own, on core 1 (taskset), so neither server shares its core
+ * with the load, and the two servers get the same one core
+ */
+const PINNED = argv.includes('--pinned');
+if (PINNED) {
+  const pin = spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
+  if (pin.status !== 0) throw new Error(`taskset failed: ${pin.stderr.toString()}`);
+}
 
 const web = { type: 'webBrowsers' } as const;
 function keysOf(device: number) {
@@ -122,9 +132,14 @@ async function startUnbound(dir: string, names: string[]) {
     ...names.map((name, i) => `  local-data: "${name}. 300 IN A 192.0.2.${(i % 250) + 1}"`),
   ].join('\n');
   writeFileSync(path.join(dir, 'unbound.conf'), `${config}\n`);
-  const child = spawn('/usr/sbin/unbound', ['-d', '-c', path.join(dir, 'unbound.conf')], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const command = ['/usr/sbin/unbound', '-d', '-c', path.join(dir, 'unbound.conf')];
+  const child = spawn(
+    PINNED ? 'taskset' : command[0]!,
+    PINNED ? ['-c', '0', ...command] : command.slice(1),
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   if (child.exitCode !== null) throw new Error('unbound did not start');
   return { udpPort, tlsPort, stop: () => child.kill('SIGTERM') };
@@ -147,9 +162,21 @@ async function load(spec: Record<string, unknown>): Promise<LoadResult> {
   loop.enable();
   try {
     const result = await new Promise<LoadResult>((resolve, reject) => {
-      const worker = new Worker(new URL('./bench-dns-client.mjs', import.meta.url), {
-        workerData: spec,
-      });
+      const client = new URL('./bench-dns-client.mjs', import.meta.url);
+      if (PINNED) {
+        // the load on the other core than the servers'
+        const child = spawn('taskset', ['-c', '1', process.execPath, client.pathname], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+          env: { ...process.env, KEYWARD_BENCH_SPEC: JSON.stringify(spec) },
+        });
+        child.once('message', (message) => resolve(message as LoadResult));
+        child.once('error', reject);
+        child.once('exit', (code) => {
+          if (code !== 0) reject(new Error(`the load generator exited with ${code}`));
+        });
+        return;
+      }
+      const worker = new Worker(client, { workerData: spec });
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -406,7 +433,7 @@ async function measure(
 }
 
 console.log(
-  `Keyward DNS bench: ${SECONDS} s per run, ${CONNECTIONS} connections × ${DEPTH} in flight; load average ${loadavg()
+  `Keyward DNS bench: ${SECONDS} s per run, ${CONNECTIONS} connections × ${DEPTH} in flight${PINNED ? ', servers on core 0 and the load on core 1' : ''}; load average ${loadavg()
     .map((n) => n.toFixed(2))
     .join(' ')}`,
 );

@@ -329,6 +329,30 @@ describe('DoH at /dns-query/<device id>', () => {
     expect(after).toBeLessThan(before);
   });
 
+  test('a name asked in the last tenth of its cached life is fetched again meanwhile: its askers never wait', async () => {
+    const short = await createTestServer({
+      env: { DNS_UPSTREAM: upstream.url, DNS_MAX_TTL: '2' },
+    });
+    try {
+      const { id } = await familyWithDevice(short);
+      const asked = () =>
+        upstream.queries.filter((q) => q.questions?.[0]?.name === 'prefetch.wikipedia.org').length;
+      const ask = () => doh(id, query('prefetch.wikipedia.org'), 'POST', short);
+      expect(rcode((await ask()).packet)).toBe(0);
+      expect(asked()).toBe(1);
+      // 1.2 s into its 2 s: answered from the cache, and fetched again in the background
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(ttls((await ask()).packet)[0]).toBe(1);
+      await expect.poll(asked, { timeout: 1_000 }).toBe(2);
+      // past the first answer's end, the fresh one answers: no new upstream query
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(rcode((await ask()).packet)).toBe(0);
+      expect(asked()).toBe(2);
+    } finally {
+      await short.close();
+    }
+  });
+
   test('the client subnet (ECS) is never forwarded', async () => {
     const { id } = await familyWithDevice();
     await doh(id, query('ecs.wikipedia.org', { ecs: true }));

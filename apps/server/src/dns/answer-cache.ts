@@ -3,7 +3,8 @@ import type { Answer, Packet } from 'dns-packet';
 // Issue 33: forwarded answers, cached per (name, type, class, DO, CD) and shared by every device
 // (an answer does not depend on who asked; whether the device may ask is decided before). A TTL is
 // capped at DNS_MAX_TTL, so a removed key stops resolving within that time on a device that cached
-// the name; served TTLs count down. The cache is bounded: the oldest entries go first.
+// the name; served TTLs count down. The cache is bounded: the oldest entries go first. An answer
+// asked for in its last tenth is fetched again in the background (isNearItsEnd).
 
 export interface CachedAnswer {
   rcode: number;
@@ -145,6 +146,18 @@ export class AnswerCache {
       entry.encoded.push(kept);
     }
     return fresh;
+  }
+
+  /**
+   * Whether a kept answer is in the last tenth of its life (at least its last second): the
+   * resolver then asks the upstream again in the background, so a name asked often never expires
+   * under its askers and makes them wait for the upstream (unbound's `prefetch`).
+   */
+  isNearItsEnd(key: string, nowMs: number): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= nowMs) return false;
+    const life = entry.expiresAt - entry.storedAt;
+    return entry.expiresAt - nowMs <= Math.max(1_000, life / 10);
   }
 
   /** Keeps a NOERROR or NXDOMAIN answer for its capped TTL; the answer as served now. */

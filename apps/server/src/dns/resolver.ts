@@ -355,7 +355,11 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     let served: { bytes: Buffer; ttl: number } | undefined;
     let cached = true;
     try {
-      served = cache.getEncoded(key, Date.now(), responseShape(query), respond);
+      const nowMs = Date.now();
+      served = cache.getEncoded(key, nowMs, responseShape(query), respond);
+      // a name still asked for near its end is fetched again meanwhile (once: misses in flight
+      // share one upstream query), so its askers never wait for the upstream
+      if (served && cache.isNearItsEnd(key, nowMs)) forward(query).catch(() => undefined);
       if (!served) {
         cached = false;
         const forwarded = await forward(query);
