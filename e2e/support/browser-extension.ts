@@ -171,6 +171,54 @@ export async function launchChildBrowser(extensionDir: string): Promise<ChildBro
   };
 }
 
+interface SuiteHooks {
+  beforeAll(hook: () => Promise<void>): void;
+  afterEach(hook: () => Promise<void>): void;
+  afterAll(hook: () => Promise<void>): void;
+}
+
+export interface ChildBrowserSuite {
+  /** the local websites, started before the file's tests */
+  sites(): Sites;
+  /** a child's browser with the extension built for this file (or another), closed after the test */
+  launch(extensionDir?: string): Promise<ChildBrowser>;
+}
+
+/**
+ * What every test file of a child's browser sets up: the extension built and the sites started
+ * once before its tests, each test's child browsers closed after it, the rest after the file.
+ */
+export function childBrowserSuite(test: SuiteHooks): ChildBrowserSuite {
+  let extension: BuiltExtension | undefined;
+  let sites: Sites | undefined;
+  const open = new Set<ChildBrowser>();
+  test.beforeAll(async () => {
+    extension = buildExtension();
+    sites = await startSites();
+  });
+  test.afterEach(async () => {
+    await Promise.all([...open].map((child) => child.close()));
+    open.clear();
+  });
+  test.afterAll(async () => {
+    await sites?.close();
+    extension?.dispose();
+  });
+  return {
+    sites() {
+      if (!sites) throw new Error('the sites did not start (see beforeAll)');
+      return sites;
+    },
+    async launch(extensionDir) {
+      const dir = extensionDir ?? extension?.dir;
+      if (!dir) throw new Error('the extension was not built (see beforeAll)');
+      const child = await launchChildBrowser(dir);
+      open.add(child);
+      return child;
+    },
+  };
+}
+
 /** The block page for `url`, as the DNR redirect opens it. */
 export function blockPageUrl(child: ChildBrowser, url: string): string {
   return `${child.extensionUrl('blocked.html')}#${url}`;

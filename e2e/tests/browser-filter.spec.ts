@@ -6,17 +6,12 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import {
-  type BuiltExtension,
   blockPageUrl,
-  buildExtension,
-  type ChildBrowser,
+  childBrowserSuite,
   connectChildBrowser,
   dashboardCall,
   expectSite,
   hasRuleFor,
-  launchChildBrowser,
-  type Sites,
-  startSites,
 } from '../support/browser-extension.ts';
 import { addChildInBrowser, readConnectionCode } from '../support/children.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -31,24 +26,7 @@ const suspensionLink = /\/children\/[0-9a-f-]{36}\/suspend-filter-requests\/[0-9
 /** A parent's change reaches the browser over the push channel within this time. */
 const PUSH_MS = 2_000;
 
-let extension: BuiltExtension | undefined;
-let sites: Sites | undefined;
-let child: ChildBrowser | undefined;
-
-test.beforeAll(async () => {
-  extension = buildExtension();
-  sites = await startSites();
-});
-
-test.afterEach(async () => {
-  await child?.close();
-  child = undefined;
-});
-
-test.afterAll(async () => {
-  await sites?.close();
-  extension?.dispose();
-});
+const suite = childBrowserSuite(test);
 
 test('Keyward for Chrome: connect with a code; blocked until a key unlocks; ask from the block page; the parent accepts and the page opens by itself; a removed key blocks again; a suspension opens everything', async ({
   page,
@@ -57,7 +35,8 @@ test('Keyward for Chrome: connect with a code; blocked until a key unlocks; ask 
   baseURL,
 }) => {
   test.setTimeout(240_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const site = sites;
 
   // The parent adds a child and gets a connection code in the dashboard.
@@ -68,7 +47,7 @@ test('Keyward for Chrome: connect with a code; blocked until a key unlocks; ask 
   const code = await readConnectionCode(page);
 
   // On the child's computer the extension is installed and opens its setup page.
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
 
   // Issue 32: a connected browser shows its real filter state, not always "Offline".
@@ -183,8 +162,9 @@ test('not connected: everything is blocked and the block page says Keyward is no
   baseURL,
 }) => {
   test.setTimeout(60_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
-  child = await launchChildBrowser(extension.dir);
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
+  const child = await suite.launch();
   const tab = await child.context.newPage();
   await tab.goto(sites.url('allowed-site.com'));
   await expect(tab).toHaveURL(blockPageUrl(child, sites.url('allowed-site.com')));
@@ -239,7 +219,8 @@ test('activity: screenshots of the open tab and the lines the child types reach 
   baseURL,
 }) => {
   test.setTimeout(150_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const { childId, childName, keychainId, code } = await childWithCode(
     page,
     request,
@@ -257,7 +238,7 @@ test('activity: screenshots of the open tab and the lines the child types reach 
     showSuspensionActivity: true,
     keychains: [{ id: keychainId }],
   });
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
 
   const tab = await child.context.newPage();
@@ -303,9 +284,10 @@ test('the block page offers the parts the tab could not load, and asks for them 
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const { childId, childName, code } = await childWithCode(page, request, mailbox, 'chrome-parts');
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
 
   // An unlocked page shows a picture from a site that is not: the picture is blocked.
@@ -339,14 +321,15 @@ test('downtime blocks even unlocked sites, and ends when the parent changes it',
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const { childId, childName, keychainId, code } = await childWithCode(
     page,
     request,
     mailbox,
     'chrome-downtime',
   );
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
   const tab = await child.context.newPage();
   const allowed = sites.url('allowed-site.com');
@@ -395,14 +378,15 @@ test('a suspension ends on time: the open site goes back to the block page by it
   baseURL,
 }) => {
   test.setTimeout(150_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const { parent, childName, code } = await childWithCode(
     page,
     request,
     mailbox,
     'chrome-suspension',
   );
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
 
   const tab = await child.context.newPage();
@@ -446,7 +430,7 @@ test('the download from the server carries its address: the setup page asks only
     writeFileSync(join(dir, 'keyward-chrome.zip'), await response.body());
     execFileSync('unzip', ['-q', join(dir, 'keyward-chrome.zip'), '-d', join(dir, 'unpacked')]);
     const { childName, code } = await childWithCode(page, request, mailbox, 'chrome-download');
-    child = await launchChildBrowser(join(dir, 'unpacked'));
+    const child = await suite.launch(join(dir, 'unpacked'));
     const setup = await child.context.newPage();
     await setup.goto(child.extensionUrl('setup.html'));
     await expect(setup.getByLabel('Keyward server address')).toHaveValue(baseURL);
@@ -456,8 +440,8 @@ test('the download from the server carries its address: the setup page asks only
 
     // The parent removes this browser: it forgets its connection and blocks everything again.
     const tab = await child.context.newPage();
-    await tab.goto(sites!.url('allowed-site.com'));
-    await expectSite(tab, sites!.url('allowed-site.com'));
+    await tab.goto(suite.sites().url('allowed-site.com'));
+    await expectSite(tab, suite.sites().url('allowed-site.com'));
     const worker = await child.worker();
     const deviceId = await worker.evaluate(async () => {
       const { chrome } = globalThis as unknown as {
@@ -467,7 +451,7 @@ test('the download from the server carries its address: the setup page asks only
       return (connection as { deviceId: string }).deviceId;
     });
     await dashboardCall(page, request, 'DeleteEntity_v2', { id: deviceId, type: 'computerUser' });
-    await expect(tab).toHaveURL(blockPageUrl(child, sites!.url('allowed-site.com')), {
+    await expect(tab).toHaveURL(blockPageUrl(child, suite.sites().url('allowed-site.com')), {
       timeout: 10_000,
     });
     await expect(tab.getByRole('heading', { name: 'Keyward is not set up yet' })).toBeVisible();

@@ -1,16 +1,11 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import {
-  type BuiltExtension,
   blockPageUrl,
-  buildExtension,
-  type ChildBrowser,
+  childBrowserSuite,
   connectChildBrowser,
   dashboardCall,
   expectSite,
-  launchChildBrowser,
-  type Sites,
-  startSites,
 } from '../support/browser-extension.ts';
 import { addChildInBrowser, readConnectionCode } from '../support/children.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -20,22 +15,7 @@ import { expect, test } from '../support/fixtures.ts';
 // the child asks for 15 more minutes; the parent grants them from the dashboard's inbox and the
 // site opens again by itself.
 
-let extension: BuiltExtension | undefined;
-let sites: Sites | undefined;
-let child: ChildBrowser | undefined;
-
-test.beforeAll(async () => {
-  extension = buildExtension();
-  sites = await startSites();
-});
-test.afterEach(async () => {
-  await child?.close();
-  child = undefined;
-});
-test.afterAll(async () => {
-  await sites?.close();
-  extension?.dispose();
-});
+const suite = childBrowserSuite(test);
 
 const EVERY_DAY = (minutes: number | null) =>
   Object.fromEntries(
@@ -84,9 +64,10 @@ test("screen time: a one-minute allowance runs out, Time's up shows, the child a
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  if (!baseURL || !extension || !sites) throw new Error('no setup');
+  if (!baseURL) throw new Error('no baseURL');
+  const sites = suite.sites();
   const { childId, childName, code } = await childWithAllowance(page, request, mailbox);
-  child = await launchChildBrowser(extension.dir);
+  const child = await suite.launch();
   await connectChildBrowser(child, code, childName, baseURL);
 
   // The child opens the unlocked site and uses it: the minute is counted, and it was the whole
