@@ -12,6 +12,8 @@ import {
   type Page,
   type Worker,
 } from '@playwright/test';
+import { signInAsNewParent } from './auth-pages.ts';
+import { addChildInBrowser, readConnectionCode } from './children.ts';
 
 // Keyward for Chrome in the e2e tests: the extension built into a temp folder, loaded unpacked
 // into a Chromium of its own (the child's browser), and a few local "websites" on 127.0.0.1 that
@@ -254,4 +256,33 @@ export async function dashboardCall(
   });
   expect(response.status(), await response.text()).toBe(200);
   return response.json();
+}
+
+/** A new child of a new signed-in parent, with a key for allowed-site.com and a connection code. */
+export async function childWithCode(
+  page: Page,
+  request: APIRequestContext,
+  mailbox: Parameters<typeof signInAsNewParent>[2],
+  label: string,
+) {
+  const parent = await signInAsNewParent(page, request, mailbox, label);
+  const childName = `Noa ${Date.now().toString(36)}`;
+  const childId = await addChildInBrowser(page, childName);
+  const keychainId = crypto.randomUUID();
+  await dashboardCall(page, request, 'SaveKeychain', {
+    isNew: true,
+    id: keychainId,
+    name: 'School',
+    description: null,
+  });
+  await dashboardCall(page, request, 'ToggleChildKeychain', { childId, keychainId });
+  await dashboardCall(page, request, 'SaveKey', {
+    isNew: true,
+    id: crypto.randomUUID(),
+    keychainId,
+    key: { type: 'anySubdomain', domain: 'allowed-site.com', scope: { type: 'webBrowsers' } },
+  });
+  await page.getByRole('button', { name: 'Get connection code' }).click();
+  const code = await readConnectionCode(page);
+  return { parent, childId, childName, keychainId, code };
 }

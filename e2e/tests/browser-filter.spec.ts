@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import {
   blockPageUrl,
   childBrowserSuite,
+  childWithCode,
   connectChildBrowser,
   dashboardCall,
   expectSite,
@@ -182,35 +182,6 @@ test('not connected: everything is blocked and the block page says Keyward is no
   await setup.getByRole('button', { name: 'Connect' }).click();
   await expect(setup.getByRole('alert')).toContainText("can't reach http://127.0.0.1:9");
 });
-
-/** A new child of a new signed-in parent, with a key for allowed-site.com and a connection code. */
-async function childWithCode(
-  page: Page,
-  request: APIRequestContext,
-  mailbox: Parameters<typeof signInAsNewParent>[2],
-  label: string,
-) {
-  const parent = await signInAsNewParent(page, request, mailbox, label);
-  const childName = `Noa ${Date.now().toString(36)}`;
-  const childId = await addChildInBrowser(page, childName);
-  const keychainId = crypto.randomUUID();
-  await dashboardCall(page, request, 'SaveKeychain', {
-    isNew: true,
-    id: keychainId,
-    name: 'School',
-    description: null,
-  });
-  await dashboardCall(page, request, 'ToggleChildKeychain', { childId, keychainId });
-  await dashboardCall(page, request, 'SaveKey', {
-    isNew: true,
-    id: crypto.randomUUID(),
-    keychainId,
-    key: { type: 'anySubdomain', domain: 'allowed-site.com', scope: { type: 'webBrowsers' } },
-  });
-  await page.getByRole('button', { name: 'Get connection code' }).click();
-  const code = await readConnectionCode(page);
-  return { parent, childId, childName, keychainId, code };
-}
 
 test('activity: screenshots of the open tab and the lines the child types reach the parent, never a password', async ({
   page,

@@ -1,13 +1,13 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { signInAsNewParent } from '../support/auth-pages.ts';
+import type { signInAsNewParent } from '../support/auth-pages.ts';
 import {
   blockPageUrl,
   childBrowserSuite,
+  childWithCode,
   connectChildBrowser,
   dashboardCall,
   expectSite,
 } from '../support/browser-extension.ts';
-import { addChildInBrowser, readConnectionCode } from '../support/children.ts';
 import { expect, test } from '../support/fixtures.ts';
 
 // Issue 34, screen time in Debian's Chromium with Keyward for Chrome: a child with a one-minute
@@ -30,30 +30,12 @@ async function childWithAllowance(
   request: APIRequestContext,
   mailbox: Parameters<typeof signInAsNewParent>[2],
 ) {
-  await signInAsNewParent(page, request, mailbox, 'screen-time');
-  const childName = `Ivy ${Date.now().toString(36)}`;
-  const childId = await addChildInBrowser(page, childName);
-  const keychainId = crypto.randomUUID();
-  await dashboardCall(page, request, 'SaveKeychain', {
-    isNew: true,
-    id: keychainId,
-    name: 'Fun',
-    description: null,
-  });
-  await dashboardCall(page, request, 'ToggleChildKeychain', { childId, keychainId });
-  await dashboardCall(page, request, 'SaveKey', {
-    isNew: true,
-    id: crypto.randomUUID(),
-    keychainId,
-    key: { type: 'anySubdomain', domain: 'allowed-site.com', scope: { type: 'webBrowsers' } },
-  });
+  const { childId, childName, code } = await childWithCode(page, request, mailbox, 'screen-time');
   await dashboardCall(page, request, 'SaveScreenTime', {
     childId,
     allowance: EVERY_DAY(1),
     exemptKeychainIds: [],
   });
-  await page.getByRole('button', { name: 'Get connection code' }).click();
-  const code = await readConnectionCode(page);
   return { childId, childName, code };
 }
 
