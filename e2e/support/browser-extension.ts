@@ -13,6 +13,7 @@ import {
   type Worker,
 } from '@playwright/test';
 import { signInAsNewParent } from './auth-pages.ts';
+import { dashboardCall } from './dashboard-call.ts';
 import { addChildInBrowser, readConnectionCode } from './children.ts';
 
 // Keyward for Chrome in the e2e tests: the extension built into a temp folder, loaded unpacked
@@ -239,23 +240,6 @@ export async function expectSite(tab: Page, url: string, timeout = 15_000) {
   await expect(
     tab.getByRole('heading', { name: `Welcome to ${new URL(url).hostname}` }),
   ).toBeVisible();
-}
-
-/** The dashboard API as the signed-in parent (for setup that is not what the test is about). */
-export async function dashboardCall(
-  page: Page,
-  request: APIRequestContext,
-  op: string,
-  data: unknown,
-): Promise<unknown> {
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await request.post(`/pairql/dashboard/${op}`, {
-    // a bare JSON string (an id) as well as an object
-    headers: { 'x-admintoken': token ?? '', 'content-type': 'application/json' },
-    data: JSON.stringify(data),
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
 }
 
 /** A new child of a new signed-in parent, with a key for allowed-site.com and a connection code. */

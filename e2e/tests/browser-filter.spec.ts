@@ -9,12 +9,12 @@ import {
   childBrowserSuite,
   childWithCode,
   connectChildBrowser,
-  dashboardCall,
   expectSite,
   hasRuleFor,
 } from '../support/browser-extension.ts';
 import { addChildInBrowser, readConnectionCode } from '../support/children.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 22, Keyward for Chrome: the extension, built from this tree and loaded into a Chromium of
 // its own (the child's browser), connects with a code from the dashboard and filters for real:

@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expectSignedIn, signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectionDialog, connectSimulatedMac } from '../support/children.ts';
 import { type OnlineMac, SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { uniqueEmail } from '../support/parents.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 12: the owner invites a co-parent from Settings; the invitee accepts from the email, signs
 // in with their own password and approves the child's unlock request; the owner sees who did it in
@@ -22,16 +23,6 @@ test.afterEach(async () => {
 
 const inviteLink = /\/parent-invite\/[0-9a-f-]{36}$/;
 const requestLink = /\/children\/[0-9a-f-]{36}\/unlock-requests\/[0-9a-f-]{36}$/;
-
-async function dashboardCall(page: Page, request: APIRequestContext, op: string, data: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await request.post(`/pairql/dashboard/${op}`, {
-    headers: { 'x-admintoken': token ?? '' },
-    data,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
 
 /** No serious or critical axe violation on the page (as tests/accessibility.spec.ts checks). */
 async function expectAccessible(page: Page, label: string) {

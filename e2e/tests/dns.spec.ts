@@ -6,10 +6,11 @@ import dnsPacket from 'dns-packet';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { type BrowserContext, chromium } from '@playwright/test';
 import { signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser } from '../support/children.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 33: Debian's Chromium with secure DNS (DnsOverHttpsMode "secure", the device's template)
 // resolving through Keyward DNS over HTTPS (DNS_DOH_PORT, the run's generated certificate): an
@@ -58,17 +59,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => site.close(resolve));
   for (const dir of profileDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-async function dashboardCall(page: Page, request: APIRequestContext, op: string, data: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await request.post(`/pairql/dashboard/${op}`, {
-    headers: { 'x-admintoken': token ?? '', 'content-type': 'application/json' },
-    // a bare id is a JSON string too
-    data: typeof data === 'string' ? JSON.stringify(data) : data,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
 
 /** The run's generated CA (DATA_DIR/dns-tls/ca.pem) as the CACertificates policy takes it. */
 function caDerBase64(): string {

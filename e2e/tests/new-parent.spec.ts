@@ -1,5 +1,5 @@
 import { signInAsNewParent } from '../support/auth-pages.ts';
-import { dashboardCall } from '../support/browser-extension.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 import { addChildInBrowser, connectionDialog, connectSimulatedMac } from '../support/children.ts';
 import { SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';

@@ -1,4 +1,4 @@
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import {
   type FakePushService,
   startFakePushService,
@@ -7,6 +7,7 @@ import { signInAsNewParent } from '../support/auth-pages.ts';
 import { addChildInBrowser, connectionDialog, connectSimulatedMac } from '../support/children.ts';
 import { type OnlineMac, SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 23: the dashboard as an app on a parent's phone. Install criteria (manifest, icons, a
 // service worker controlling the page, the offline page), then push: the server encrypts a
@@ -36,16 +37,6 @@ test.afterEach(async () => {
   await pushService?.close();
   pushService = undefined;
 });
-
-async function dashboardCall(page: Page, request: APIRequestContext, op: string, data?: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await request.post(`/pairql/dashboard/${op}`, {
-    headers: { 'x-admintoken': token ?? '' },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
 
 /** Width and height from a PNG's IHDR. */
 function pngSize(bytes: Buffer): [number, number] {

@@ -3,6 +3,7 @@ import { expectLoginPage, logInWithPassword, signInAsNewParent } from '../suppor
 import { addChildInBrowser, connectionDialog, connectSimulatedMac } from '../support/children.ts';
 import { type OnlineMac, SimulatedMac } from '../support/device.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 7: a child asks from the Mac (tools/device-sim), the parent hears about it by email (or
 // Slack), opens the link, decides in the dashboard, and the Mac learns the decision at once.
@@ -19,17 +20,6 @@ test.afterEach(async () => {
 
 const requestLink = /\/children\/[0-9a-f-]{36}\/unlock-requests\/[0-9a-f-]{36}$/;
 const suspensionLink = /\/children\/[0-9a-f-]{36}\/suspend-filter-requests\/[0-9a-f-]{36}$/;
-
-/** The dashboard API, as the signed-in browser (for setup that is not what the test is about). */
-async function dashboardCall(page: Page, request: APIRequestContext, op: string, data: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await request.post(`/pairql/dashboard/${op}`, {
-    headers: { 'x-admintoken': token ?? '' },
-    data,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
 
 /** A new parent with a child whose Mac is connected and online, and one own keychain. */
 async function familyWithOnlineMac(

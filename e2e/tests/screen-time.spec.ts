@@ -5,10 +5,10 @@ import {
   childBrowserSuite,
   childWithCode,
   connectChildBrowser,
-  dashboardCall,
   expectSite,
 } from '../support/browser-extension.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { dashboardCall } from '../support/dashboard-call.ts';
 
 // Issue 34, screen time in Debian's Chromium with Keyward for Chrome: a child with a one-minute
 // allowance opens an unlocked site; the minute is counted and used up, the Time's up page shows;
