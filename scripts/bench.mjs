@@ -16,7 +16,9 @@
 //   npm run bench -- --push            a child's suspension request → the push at a local push
 //                                      service, 20 times (bench-push.mjs)
 //   npm run bench -- --dns             Keyward DNS: policy compile time and memory, then DoT and
-//                                      DoH q/s and p50/p99 beside Debian's unbound (bench-dns.ts)
+//                                      DoH q/s and p50/p99 beside Debian's unbound, at saturation
+//                                      and at half unbound's most (bench-dns.ts; --pinned: servers
+//                                      on core 0, the load on core 1; --rounds N)
 //   npm run bench -- --alerts          alert matching: a batch of 100 typed lines against 5,000
 //                                      words and phrases (bench-alerts.ts; --runs N)
 //   npm run bench -- --stall           another family's GetUsers p50 while one Mac sends the worst
