@@ -5,7 +5,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
 import dnsPacket, { type Packet } from 'dns-packet';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decideDnsName } from '@keyward/domain/dns-policy';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { generateCertificates } from '../src/dns/certificates.ts';
 import { addressGroup, LOOKUPS_PER_MINUTE_PER_ADDRESS } from '../src/dns/resolver.ts';
@@ -353,6 +354,32 @@ describe('DoH at /dns-query/<device id>', () => {
     }
   });
 
+  test('names cached together are fetched again a few at a time (8), not all in one burst', async () => {
+    const short = await createTestServer({
+      env: { DNS_UPSTREAM: upstream.url, DNS_MAX_TTL: '3' },
+    });
+    try {
+      const { id } = await familyWithDevice(short);
+      const names = Array.from({ length: 20 }, (_, i) => `burst${i}.wikipedia.org`);
+      const asked = () =>
+        upstream.queries.filter((q) => names.includes(q.questions?.[0]?.name ?? '')).length;
+      const askAll = () => Promise.all(names.map((name) => doh(id, query(name), 'POST', short)));
+      for (const { packet } of await askAll()) expect(rcode(packet)).toBe(0);
+      expect(asked()).toBe(20);
+      // 2.2 s into their 3 s, all twenty asked at once: every one answered from the cache, 8
+      // fetched again; the others on their next ask
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      for (const { packet } of await askAll()) expect(ttls(packet)[0]).toBe(1);
+      await expect.poll(asked, { timeout: 1_000 }).toBe(28);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(asked()).toBe(28);
+      await askAll();
+      await expect.poll(asked, { timeout: 1_000 }).toBe(36);
+    } finally {
+      await short.close();
+    }
+  });
+
   test('the client subnet (ECS) is never forwarded', async () => {
     const { id } = await familyWithDevice();
     await doh(id, query('ecs.wikipedia.org', { ecs: true }));
@@ -501,6 +528,40 @@ describe('DoH at /dns-query/<device id>', () => {
       { token: parent.token },
     );
     expect(data((await doh(id, query('scratch.mit.edu'))).packet)).toEqual(['0.0.0.0']);
+  });
+
+  test('a policy a minute old is read again in the background: no answer waits for it, the next one has it', async () => {
+    const { id, keychainId } = await familyWithDevice();
+    expect(data((await doh(id, query('scratch.mit.edu'))).packet)).toEqual(['0.0.0.0']);
+    // a change that pushes nothing (written straight to the database): only age brings it
+    await addKey(server, keychainId, website('scratch.mit.edu'));
+    const realNow = Date.now.bind(Date);
+    let offset = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+    try {
+      expect(data((await doh(id, query('scratch.mit.edu'))).packet)).toEqual(['0.0.0.0']);
+      offset = 61_000;
+      // the minute-old policy answers at once (the read it starts has not come back yet)...
+      const policies = server.app.dns.resolver.policies;
+      const read = policies.get(id);
+      expect(await Promise.race([read, Promise.resolve('waited')])).not.toBe('waited');
+      const served = await read;
+      expect(served && decideDnsName(served.policy, 'scratch.mit.edu', new Date()).verdict).toBe(
+        'block',
+      );
+      // ...and once the new one is read, it decides
+      await expect
+        .poll(async () => data((await doh(id, query('scratch.mit.edu'))).packet)[0], {
+          timeout: 2_000,
+        })
+        .toMatch(/^192\.0\.2\./);
+      // a policy older than two minutes (a device silent that long) is not served: it is read first
+      await addKey(server, keychainId, website('code.org'));
+      offset = 61_000 + 121_000;
+      expect(String(data((await doh(id, query('code.org'))).packet)[0])).toMatch(/^192\.0\.2\./);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   test('issue 34: Pause internet blocks every name at once, like downtime; Resume opens them again', async () => {

@@ -17,7 +17,10 @@ import type { PushHub } from '../services/push.ts';
 // DNS device is one of them: its policy is dropped on any push to it, on this instance and, through
 // PostgreSQL NOTIFY (services/push.ts), on every other. It is dropped again a second later, so a
 // push sent just before its change commits (a removal pushes first) is not missed. A policy is
-// also never older than MAX_AGE_MS, a bound for anything pushed nowhere (the family's time zone).
+// also never older than MAX_AGE_MS, a bound for anything pushed nowhere (the family's time zone):
+// a policy that has only grown old is read again in the background while the device's queries go
+// on being answered from the one in memory (a minute's age is no reason to make them wait for the
+// database); one that a push dropped is read again before the next answer.
 //
 // Unknown ids are remembered as unknown the same way (bounded), so a device that was removed, or a
 // stranger's guess, costs the same as a known device's query: one lookup, then the cache.
@@ -50,6 +53,10 @@ interface Entry {
   value: Promise<DevicePolicy | undefined>;
   loadedAt: number;
   unsubscribe: (() => void) | undefined;
+  /** the value has been read (it can be served while a fresher one is read) */
+  settled: boolean;
+  /** a fresher value being read in the background */
+  refreshing: boolean;
 }
 
 /** The family time zone's offset at `now`, as Date#getTimezoneOffset gives it (UTC when unknown). */
@@ -142,26 +149,61 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
     timers.add(timer);
   }
 
+  function refresh(id: string, entry: Entry) {
+    entry.refreshing = true;
+    const startedAt = Date.now();
+    load(id).then(
+      (value) => {
+        // dropped meanwhile (a push, a removal): the next query reads it again itself
+        if (entries.get(id) !== entry) return;
+        entry.value = Promise.resolve(value);
+        entry.loadedAt = startedAt;
+        entry.refreshing = false;
+      },
+      () => {
+        // the database is unreachable: the old policy is not kept past its age
+        if (entries.get(id) === entry) drop(id);
+      },
+    );
+  }
+
   return {
     get(deviceId) {
       const id = deviceId.toLowerCase();
       const now = Date.now();
       const cached = entries.get(id);
       if (cached && now - cached.loadedAt < MAX_AGE_MS) return cached.value;
+      if (cached?.settled && now - cached.loadedAt < 2 * MAX_AGE_MS) {
+        // old, not changed: answered from memory while it is read again (a read that has not
+        // come back in a minute more is given up: the next query waits for a new one)
+        if (!cached.refreshing) refresh(id, cached);
+        return cached.value;
+      }
       if (cached) drop(id);
       if (entries.size >= MAX_ENTRIES) {
         // the oldest entry goes (a Map iterates in insertion order)
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) drop(oldest);
       }
-      const entry: Entry = { value: load(id), loadedAt: now, unsubscribe: undefined };
+      const entry: Entry = {
+        value: load(id),
+        loadedAt: now,
+        unsubscribe: undefined,
+        settled: false,
+        refreshing: false,
+      };
       // a known id is told of its changes; an unknown one simply ages out
       entry.unsubscribe = DEVICE_ID.test(id) ? push.subscribe(id, () => invalidate(id)) : undefined;
       entries.set(id, entry);
-      // a failed read is not remembered
-      entry.value.catch(() => {
-        if (entries.get(id) === entry) drop(id);
-      });
+      entry.value.then(
+        () => {
+          entry.settled = true;
+        },
+        () => {
+          // a failed read is not remembered
+          if (entries.get(id) === entry) drop(id);
+        },
+      );
       return entry.value;
     },
     isKnownNow(deviceId) {

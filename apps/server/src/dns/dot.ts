@@ -54,6 +54,9 @@ export async function startDotServer(options: {
   server.maxConnections = MAX_CONNECTIONS;
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
+    // an answer leaves when it is written, not when the device's last segment is acknowledged
+    // (Nagle's algorithm would hold it back behind a delayed ACK)
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });

@@ -108,6 +108,12 @@ export function addressGroup(address: string): string {
 /** blocked answers kept encoded (docs/dns.md) */
 const MAX_BLOCKED_ANSWERS = 10_000;
 
+/**
+ * Names fetched again in the background at once (prefetch): names cached together come to their
+ * last tenth together, and a few at a time keep the event loop to its answers meanwhile.
+ */
+const MAX_PREFETCHES = 8;
+
 /** Presence (the device's *Filtering* status) is written at most this often per device. */
 const PRESENCE_EVERY_MS = 15_000;
 
@@ -146,6 +152,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
   const cache = new AnswerCache(config.maxTtlSeconds);
   const forwarder = options.forwarder ?? createForwarder(config);
   const inFlight = new Map<string, Promise<CachedAnswer | undefined>>();
+  let prefetching = 0;
   const buckets = new Map<string, Bucket>();
   const presenceWrittenAt = new Map<string, number>();
   if (config.upstreams.length === 0) {
@@ -157,7 +164,10 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
   function takeBudget(deviceId: string, nowMs: number): boolean {
     const perMs = config.queriesPerMinute / 60_000;
     const bucket = buckets.get(deviceId) ?? { tokens: config.queriesPerMinute, at: nowMs };
-    bucket.tokens = Math.min(config.queriesPerMinute, bucket.tokens + (nowMs - bucket.at) * perMs);
+    bucket.tokens = Math.min(
+      config.queriesPerMinute,
+      bucket.tokens + Math.max(0, nowMs - bucket.at) * perMs,
+    );
     bucket.at = nowMs;
     buckets.delete(deviceId);
     buckets.set(deviceId, bucket);
@@ -180,7 +190,7 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     };
     bucket.tokens = Math.min(
       LOOKUPS_PER_MINUTE_PER_ADDRESS,
-      bucket.tokens + (nowMs - bucket.at) * perMs,
+      bucket.tokens + Math.max(0, nowMs - bucket.at) * perMs,
     );
     bucket.at = nowMs;
     lookupBuckets.delete(group);
@@ -358,8 +368,19 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
       const nowMs = Date.now();
       served = cache.getEncoded(key, nowMs, responseShape(query), respond);
       // a name still asked for near its end is fetched again meanwhile (once: misses in flight
-      // share one upstream query), so its askers never wait for the upstream
-      if (served && cache.isNearItsEnd(key, nowMs)) forward(query).catch(() => undefined);
+      // share one upstream query), so its askers never wait for the upstream; a few at a time
+      // (the others are still asked for, later in their last tenth)
+      if (
+        served &&
+        prefetching < MAX_PREFETCHES &&
+        !inFlight.has(key) &&
+        cache.isNearItsEnd(key, nowMs)
+      ) {
+        prefetching++;
+        forward(query)
+          .catch(() => undefined)
+          .finally(() => prefetching--);
+      }
       if (!served) {
         cached = false;
         const forwarded = await forward(query);
