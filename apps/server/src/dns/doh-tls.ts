@@ -1,5 +1,5 @@
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { type CertificateFiles, readCertificatePair, watchCertificate } from './certificates.ts';
 import type { DnsResolver } from './resolver.ts';
@@ -34,6 +34,8 @@ export async function startDohTlsServer(options: {
     server.setSecureContext({ ...pair, minVersion: 'TLSv1.2' }),
   );
   server.setTimeout(30_000);
+  // answers leave when written, not behind the device's delayed ACK (Nagle), as on DoT
+  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
 
   server.on('request', (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => {
     const fail = (status: number, message: string) => {
