@@ -155,11 +155,25 @@ interface LoadResult {
 interface LoadResult {
   /** this process's event loop (Keyward's) while the load ran: its longest stall, ms */
   loopMaxMs?: number;
+  /** CPU time the hypervisor gave to others while the load ran (/proc/stat's steal), ms */
+  stolenMs?: number;
+}
+
+/** the machine's stolen CPU time so far, ms (/proc/stat `cpu` line, 8th field, in USER_HZ 100) */
+function stolenMs(): number | undefined {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const steal = Number(cpu[8]);
+    return Number.isFinite(steal) ? steal * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function load(spec: Record<string, unknown>): Promise<LoadResult> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const stolenBefore = stolenMs();
   try {
     const result = await new Promise<LoadResult>((resolve, reject) => {
       const client = new URL('./bench-dns-client.mjs', import.meta.url);
@@ -180,14 +194,21 @@ async function load(spec: Record<string, unknown>): Promise<LoadResult> {
       worker.once('message', resolve);
       worker.once('error', reject);
     });
-    return { ...result, loopMaxMs: loop.max / 1e6 };
+    const stolenAfter = stolenMs();
+    return {
+      ...result,
+      loopMaxMs: loop.max / 1e6,
+      ...(stolenBefore !== undefined && stolenAfter !== undefined
+        ? { stolenMs: stolenAfter - stolenBefore }
+        : {}),
+    };
   } finally {
     loop.disable();
   }
 }
 
 const line = (label: string, r: LoadResult) =>
-  `${label.padEnd(44)} ${Math.round(r.qps).toString().padStart(7)} q/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms${r.errors ? `   ${r.errors} errors` : ''}${r.loopMaxMs !== undefined ? `   (this process's event loop: longest stall ${r.loopMaxMs.toFixed(1)} ms)` : ''}`;
+  `${label.padEnd(44)} ${Math.round(r.qps).toString().padStart(7)} q/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms${r.errors ? `   ${r.errors} errors` : ''}${r.loopMaxMs !== undefined ? `   (this process's event loop: longest stall ${r.loopMaxMs.toFixed(1)} ms${r.stolenMs !== undefined ? `; stolen by the VM's host ${r.stolenMs} ms` : ''})` : ''}`;
 
 async function serveFigures() {
   const dir = mkdtempSync(path.join(tmpdir(), 'keyward-bench-dns-'));
@@ -405,7 +426,13 @@ async function measure(
         dotCached: median(rounds.dotCached),
         dotBlocked: median(rounds.dotBlocked),
       };
-      const p99s = (results: LoadResult[]) => results.map((r) => r.p99.toFixed(2)).join(' / ');
+      const p99s = (results: LoadResult[]) =>
+        results
+          .map(
+            (r) =>
+              `${r.p99.toFixed(2)}${r.stolenMs !== undefined ? ` (stolen ${r.stolenMs} ms)` : ''}`,
+          )
+          .join(' / ');
       console.log(`at saturation (${CONNECTIONS} connections × ${DEPTH} queries in flight):`);
       console.log(line('unbound, DoT, from its local data', results.unbound));
       console.log(line('Keyward, DoT, allowed names from its cache', results.dotCached));

@@ -16,8 +16,9 @@ export interface CachedAnswer {
 
 interface Entry {
   answer: CachedAnswer;
-  storedAt: number;
   expiresAt: number;
+  /** from when an ask fetches it again in the background (in its last tenth, see isNearItsEnd) */
+  prefetchAt: number;
   /** the answer as last encoded for a few query shapes, with the TTL left then */
   encoded: EncodedAnswer[];
 }
@@ -149,15 +150,17 @@ export class AnswerCache {
   }
 
   /**
-   * Whether a kept answer is in the last tenth of its life (at least its last second): the
+   * Whether a kept answer is near its end: in its last tenth (at least its last second), the
    * resolver then asks the upstream again in the background, so a name asked often never expires
-   * under its askers and makes them wait for the upstream (unbound's `prefetch`).
+   * under its askers and makes them wait for the upstream (unbound's `prefetch`). Where that tenth
+   * is longer than a second, each answer's starts at a random point of its second half: names
+   * cached together (a page's, or every name after a restart) are not all fetched again in the same
+   * millisecond.
    */
   isNearItsEnd(key: string, nowMs: number): boolean {
     const entry = this.entries.get(key);
     if (!entry || entry.expiresAt <= nowMs) return false;
-    const life = entry.expiresAt - entry.storedAt;
-    return entry.expiresAt - nowMs <= Math.max(1_000, life / 10);
+    return nowMs >= entry.prefetchAt;
   }
 
   /** Keeps a NOERROR or NXDOMAIN answer for its capped TTL; the answer as served now. */
@@ -170,10 +173,11 @@ export class AnswerCache {
         if (oldest !== undefined) this.entries.delete(oldest);
       }
       this.entries.delete(key);
+      const tenth = (ttl * 1000) / 10;
       this.entries.set(key, {
         answer: served,
-        storedAt: nowMs,
         expiresAt: nowMs + ttl * 1000,
+        prefetchAt: nowMs + ttl * 1000 - Math.max(1_000, tenth * (0.5 + 0.5 * Math.random())),
         encoded: [],
       });
     }
