@@ -3,7 +3,6 @@ import tls from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { type CertificateFiles, readCertificatePair, watchCertificate } from './certificates.ts';
 import type { DnsResolver } from './resolver.ts';
-import { framed } from './upstream.ts';
 
 // Issue 33: DNS over TLS (RFC 7858) on DNS_DOT_PORT. The device is the first label of the TLS
 // server name, `<device id>.<DNS_DOT_DOMAIN>` (Android's Private DNS takes only a hostname); any
@@ -70,15 +69,29 @@ export async function startDotServer(options: {
     socket.on('error', () => socket.destroy());
     // answers ready in the same turn of the event loop (pipelined queries answered from the
     // cache) leave in one write: one TLS record and one system call instead of one per answer
+    // (framed here, into one buffer: no buffer per answer for its length)
     let outgoing: Buffer[] = [];
+    let outgoingBytes = 0;
     const flush = () => {
-      const frames = outgoing;
+      const answers = outgoing;
+      const size = outgoingBytes;
       outgoing = [];
-      if (socket.destroyed || frames.length === 0) return;
-      socket.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
+      outgoingBytes = 0;
+      if (socket.destroyed || answers.length === 0) return;
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      for (const answer of answers) {
+        out.writeUInt16BE(answer.length, at);
+        answer.copy(out, at + 2);
+        at += answer.length + 2;
+      }
+      socket.write(out);
     };
-    const send = (frame: Buffer) => {
-      if (outgoing.push(frame) === 1) process.nextTick(flush);
+    const send = (answer: Buffer) => {
+      // a DNS message over a stream is at most 65,535 octets (its length is 2 octets)
+      if (answer.length > 0xffff) throw new RangeError('answer too large to frame');
+      outgoingBytes += answer.length + 2;
+      if (outgoing.push(answer) === 1) process.nextTick(flush);
     };
 
     const take = () => {
@@ -89,12 +102,12 @@ export async function startDotServer(options: {
         buffered = buffered.subarray(2 + length);
         pending++;
         resolver
-          .answer(deviceId, Buffer.from(message), 'dot', client)
+          .answer(deviceId, message, 'dot', client)
           .then(
             (answer) => {
               if (socket.destroyed) return;
               try {
-                send(framed(answer.bytes));
+                send(answer.bytes);
               } catch (error) {
                 log.error({ err: error }, 'Keyward DNS: a DoT answer could not be framed');
                 socket.destroy();
