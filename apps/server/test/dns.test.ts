@@ -564,6 +564,22 @@ describe('DoH at /dns-query/<device id>', () => {
     }
   });
 
+  test('a push that changed nothing of the device keeps its compiled policy; a change compiles a new one', async () => {
+    const { id, keychainId } = await familyWithDevice();
+    const policies = server.app.dns.resolver.policies;
+    const first = await policies.get(id);
+    policies.invalidate(id);
+    const same = await policies.get(id);
+    expect(same).toBe(first);
+    await addKey(server, keychainId, website('scratch.mit.edu'));
+    policies.invalidate(id);
+    const changed = await policies.get(id);
+    expect(changed).not.toBe(first);
+    expect(changed && decideDnsName(changed.policy, 'scratch.mit.edu', new Date()).verdict).toBe(
+      'allow',
+    );
+  });
+
   test('issue 34: Pause internet blocks every name at once, like downtime; Resume opens them again', async () => {
     const { id, parent, childId } = await familyWithDevice();
     expect(String(data((await doh(id, query('khanacademy.org'))).packet)[0])).toMatch(

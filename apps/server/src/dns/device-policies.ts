@@ -45,6 +45,7 @@ export interface DevicePolicies {
 const MAX_AGE_MS = 60_000;
 const REINVALIDATE_MS = 1_000;
 const MAX_ENTRIES = 100_000;
+const MAX_DROPPED = 10_000;
 
 /** A device id: the computer user's UUID, lowercase (one DNS label). */
 export const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -55,6 +56,8 @@ interface Entry {
   unsubscribe: (() => void) | undefined;
   /** the value has been read (it can be served while a fresher one is read) */
   settled: boolean;
+  /** the value, once settled */
+  current: DevicePolicy | undefined;
   /** a fresher value being read in the background */
   refreshing: boolean;
 }
@@ -91,7 +94,18 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
   const timers = new Set<NodeJS.Timeout>();
   const systemHosts = [...new Set([...options.serverHosts, ...CONNECTIVITY_CHECK_HOSTS])];
 
-  async function load(deviceId: string): Promise<DevicePolicy | undefined> {
+  /** what each policy was compiled from (JSON), so a refresh that reads the same keeps it */
+  const sources = new WeakMap<DevicePolicy, string>();
+
+  /**
+   * The device's policy as the database has it now; `previous` itself when it was compiled from
+   * the same (a refresh of an unchanged policy compiles nothing and keeps the objects the
+   * resolver's hot path already knows).
+   */
+  async function load(
+    deviceId: string,
+    previous?: DevicePolicy,
+  ): Promise<DevicePolicy | undefined> {
     const now = clock.now();
     const row = await db
       .selectFrom('computer_users as cu')
@@ -114,7 +128,7 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       browserKeychains(db, row.child_id, now),
       activeBrowserSuspension(db, row.id, false, now),
     ]);
-    const policy = compileDnsPolicy({
+    const input = {
       keychains,
       downtime: row.downtime === null ? undefined : fromDbJson<PlainTimeWindow>(row.downtime),
       suspensionEndsAt: suspension?.endsAt,
@@ -128,8 +142,12 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       timeZoneOffsetMinutes: timeZoneOffsetMinutes(row.time_zone, now),
       systemHosts,
       systemDomains: CONNECTIVITY_CHECK_DOMAINS,
-    });
-    return { deviceId: row.id, childId: row.child_id, policy };
+    };
+    const source = JSON.stringify([row.id, row.child_id, { ...input, systemHosts: undefined }]);
+    if (previous && sources.get(previous) === source) return previous;
+    const loaded = { deviceId: row.id, childId: row.child_id, policy: compileDnsPolicy(input) };
+    sources.set(loaded, source);
+    return loaded;
   }
 
   function drop(deviceId: string) {
@@ -139,7 +157,22 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
     entries.delete(deviceId);
   }
 
+  /**
+   * The policy a push dropped, per device: the read that follows keeps it if nothing it is made of
+   * changed (a push reaches all of a child's devices, whatever changed)
+   */
+  const dropped = new Map<string, DevicePolicy>();
+
   function invalidate(deviceId: string) {
+    const current = entries.get(deviceId)?.current;
+    if (current) {
+      dropped.delete(deviceId);
+      dropped.set(deviceId, current);
+      if (dropped.size > MAX_DROPPED) {
+        const oldest = dropped.keys().next().value;
+        if (oldest !== undefined) dropped.delete(oldest);
+      }
+    }
     drop(deviceId);
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -149,14 +182,15 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
     timers.add(timer);
   }
 
-  function refresh(id: string, entry: Entry) {
+  function refresh(id: string, entry: Entry, current: DevicePolicy | undefined) {
     entry.refreshing = true;
     const startedAt = Date.now();
-    load(id).then(
+    load(id, current).then(
       (value) => {
         // dropped meanwhile (a push, a removal): the next query reads it again itself
         if (entries.get(id) !== entry) return;
-        entry.value = Promise.resolve(value);
+        if (value !== entry.current) entry.value = Promise.resolve(value);
+        entry.current = value;
         entry.loadedAt = startedAt;
         entry.refreshing = false;
       },
@@ -176,7 +210,7 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       if (cached?.settled && now - cached.loadedAt < 2 * MAX_AGE_MS) {
         // old, not changed: answered from memory while it is read again (a read that has not
         // come back in a minute more is given up: the next query waits for a new one)
-        if (!cached.refreshing) refresh(id, cached);
+        if (!cached.refreshing) refresh(id, cached, cached.current);
         return cached.value;
       }
       if (cached) drop(id);
@@ -185,19 +219,23 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) drop(oldest);
       }
+      const previous = dropped.get(id);
+      dropped.delete(id);
       const entry: Entry = {
-        value: load(id),
+        value: load(id, previous),
         loadedAt: now,
         unsubscribe: undefined,
         settled: false,
+        current: undefined,
         refreshing: false,
       };
       // a known id is told of its changes; an unknown one simply ages out
       entry.unsubscribe = DEVICE_ID.test(id) ? push.subscribe(id, () => invalidate(id)) : undefined;
       entries.set(id, entry);
       entry.value.then(
-        () => {
+        (value) => {
           entry.settled = true;
+          entry.current = value;
         },
         () => {
           // a failed read is not remembered
@@ -216,6 +254,7 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       for (const id of [...entries.keys()]) drop(id);
+      dropped.clear();
     },
   };
 }
