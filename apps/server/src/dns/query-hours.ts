@@ -5,11 +5,18 @@ import { HOUR, toDbTime } from '../db/values.ts';
 // Issue 33: how many queries each DNS device made, and how many were blocked, per hour
 // (dns_query_hours, migration 0025), for "today's queries" on the device's page. A query only adds
 // to a counter in memory; the counters are written every FLUSH_MS, one upsert per device and hour,
-// so a flood costs no more rows than a quiet device. Rows are kept 48 hours (every time zone's
-// "today" fits).
+// so a flood costs no more rows than a quiet device; the devices of one write share its
+// transactions. Rows are kept 48 hours (every time zone's "today" fits), deleted after that about
+// every 10 minutes per device.
 
 export const KEEP_HOURS_MS = 48 * HOUR;
 const FLUSH_MS = 5_000;
+/** device-hours written in one statement (4 parameters each) */
+const ROWS_PER_WRITE = 100;
+/** devices whose counts are written in one transaction */
+const DEVICES_PER_TRANSACTION = 100;
+/** a device's rows older than KEEP_HOURS_MS are deleted about this often */
+const PRUNE_EVERY_MS = 10 * 60_000;
 /** devices with counts waiting between two writes: more are dropped until the next write */
 const MAX_PENDING_DEVICES = 20_000;
 
@@ -29,38 +36,82 @@ export function createQueryHours(db: Db, log: FastifyBaseLogger): QueryHours {
   let pending = new Map<string, Map<number, { queries: number; blocked: number }>>();
   let flushing: Promise<void> = Promise.resolve();
 
+  /** per device, when its rows older than KEEP_HOURS_MS are next deleted */
+  const pruneDue = new Map<string, number>();
+
+  async function writeDevices(
+    devices: [string, Map<number, { queries: number; blocked: number }>][],
+  ) {
+    const nowMs = Date.now();
+    const pruned: string[] = [];
+    await db.transaction().execute(async (trx) => {
+      // a statement per ROWS_PER_WRITE device-hours, over devices
+      const rows = devices.flatMap(([deviceId, hours]) =>
+        [...hours].map(([hour, { queries, blocked }]) => ({
+          computer_user_id: deviceId,
+          hour: toDbTime(new Date(hour)),
+          queries,
+          blocked,
+        })),
+      );
+      for (let from = 0; from < rows.length; from += ROWS_PER_WRITE) {
+        await trx
+          .insertInto('dns_query_hours')
+          .values(rows.slice(from, from + ROWS_PER_WRITE))
+          .onConflict((oc) =>
+            oc.columns(['computer_user_id', 'hour']).doUpdateSet((eb) => ({
+              queries: eb('dns_query_hours.queries', '+', eb.ref('excluded.queries')),
+              blocked: eb('dns_query_hours.blocked', '+', eb.ref('excluded.blocked')),
+            })),
+          )
+          .execute();
+      }
+      for (const [deviceId, hours] of devices) {
+        if ((pruneDue.get(deviceId) ?? 0) > nowMs) continue;
+        const latest = Math.max(...hours.keys());
+        await trx
+          .deleteFrom('dns_query_hours')
+          .where('computer_user_id', '=', deviceId)
+          .where('hour', '<', toDbTime(new Date(latest - KEEP_HOURS_MS)))
+          .execute();
+        pruned.push(deviceId);
+      }
+    });
+    for (const deviceId of pruned) {
+      // rows are kept by the hour: about every 10 minutes is plenty, each device at its own time
+      pruneDue.delete(deviceId);
+      pruneDue.set(deviceId, nowMs + PRUNE_EVERY_MS * (0.5 + Math.random()));
+      if (pruneDue.size > 200_000) {
+        const oldest = pruneDue.keys().next().value;
+        if (oldest !== undefined) pruneDue.delete(oldest);
+      }
+    }
+  }
+
   async function write(batch: typeof pending) {
-    for (const [deviceId, hours] of batch) {
+    // DEVICES_PER_TRANSACTION devices a transaction (one commit), not one each
+    const devices = [...batch];
+    for (let from = 0; from < devices.length; from += DEVICES_PER_TRANSACTION) {
+      const chunk = devices.slice(from, from + DEVICES_PER_TRANSACTION);
+      // a turn of the event loop between transactions: SQLite writes hold it while they run
+      await new Promise((resolve) => setImmediate(resolve));
       try {
-        await db.transaction().execute(async (trx) => {
-          let latest = 0;
-          for (const [hour, { queries, blocked }] of hours) {
-            latest = Math.max(latest, hour);
-            await trx
-              .insertInto('dns_query_hours')
-              .values({
-                computer_user_id: deviceId,
-                hour: toDbTime(new Date(hour)),
-                queries,
-                blocked,
-              })
-              .onConflict((oc) =>
-                oc.columns(['computer_user_id', 'hour']).doUpdateSet((eb) => ({
-                  queries: eb('dns_query_hours.queries', '+', queries),
-                  blocked: eb('dns_query_hours.blocked', '+', blocked),
-                })),
-              )
-              .execute();
+        await writeDevices(chunk);
+      } catch {
+        // a device removed meanwhile (its rows cascade away) fails its transaction: each device
+        // of it on its own, so that the others' counts are kept
+        for (const device of chunk) {
+          await new Promise((resolve) => setImmediate(resolve));
+          try {
+            await writeDevices([device]);
+          } catch (error) {
+            // that device removed, or the database down: its counts go
+            log.warn(
+              { err: error, deviceId: device[0] },
+              'Keyward DNS: could not keep query counts',
+            );
           }
-          await trx
-            .deleteFrom('dns_query_hours')
-            .where('computer_user_id', '=', deviceId)
-            .where('hour', '<', toDbTime(new Date(latest - KEEP_HOURS_MS)))
-            .execute();
-        });
-      } catch (error) {
-        // a device removed meanwhile (its rows cascade away), or the database down: counts go
-        log.warn({ err: error, deviceId }, 'Keyward DNS: could not keep query counts');
+        }
       }
     }
   }
