@@ -543,6 +543,8 @@ describe('DoH at /dns-query/<device id>', () => {
       offset = 61_000;
       // the minute-old policy answers at once (the read it starts has not come back yet)...
       const policies = server.app.dns.resolver.policies;
+      // (and the device is not counted against its address's lookup budget meanwhile)
+      expect(policies.isKnownNow(id)).toBe(true);
       const read = policies.get(id);
       expect(await Promise.race([read, Promise.resolve('waited')])).not.toBe('waited');
       const served = await read;
@@ -558,6 +560,7 @@ describe('DoH at /dns-query/<device id>', () => {
       // a policy older than two minutes (a device silent that long) is not served: it is read first
       await addKey(server, keychainId, website('code.org'));
       offset = 61_000 + 121_000;
+      expect(server.app.dns.resolver.policies.isKnownNow(id)).toBe(false);
       expect(String(data((await doh(id, query('code.org'))).packet)[0])).toMatch(/^192\.0\.2\./);
     } finally {
       clock.mockRestore();

@@ -246,7 +246,10 @@ export function createDevicePolicies(options: DevicePoliciesOptions): DevicePoli
     },
     isKnownNow(deviceId) {
       const cached = entries.get(deviceId.toLowerCase());
-      return cached !== undefined && Date.now() - cached.loadedAt < MAX_AGE_MS;
+      if (cached === undefined) return false;
+      const age = Date.now() - cached.loadedAt;
+      // a policy being read again in the background still answers from memory
+      return age < MAX_AGE_MS || (cached.settled && age < 2 * MAX_AGE_MS);
     },
     invalidate,
     size: () => entries.size,
