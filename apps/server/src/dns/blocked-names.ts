@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { toDbTime } from '../db/values.ts';
+import { Cadence, chunksOf, type DeviceNotes, writeInChunks } from './device-writes.ts';
 
 // Issue 33: the names Keyward DNS blocked on each device, kept 24 hours and at most
 // MAX_PER_DEVICE per device (dns_blocked_names), for the child's /ask/<device id> page. A blocked
@@ -23,7 +24,6 @@ const ROWS_PER_TRANSACTION = 200;
  * every write: in between a device adds at most its query budget of names; reads go by the time
  */
 const TRIM_EVERY_MS = 60_000;
-const MAX_TRIM_DUE = 200_000;
 /** names noted between two writes, over every device: more are dropped until the next write */
 const MAX_PENDING = 20_000;
 
@@ -54,8 +54,8 @@ export function createBlockedNames(
   let pendingCount = 0;
   let flushing: Promise<void> = Promise.resolve();
 
-  /** per device, when its rows are next trimmed (older than 24 hours, past MAX_PER_DEVICE) */
-  const trimDue = new Map<string, number>();
+  /** when each device's rows are next trimmed (older than 24 hours, past MAX_PER_DEVICE) */
+  const trims = new Cadence(TRIM_EVERY_MS);
 
   async function trim(trx: Db, deviceId: string, latest: Date) {
     await trx
@@ -86,7 +86,7 @@ export function createBlockedNames(
   }
 
   /** one transaction (one commit) for the names of several devices */
-  async function writeDevices(devices: [string, Map<string, { count: number; at: Date }>][]) {
+  async function writeDevices(devices: DeviceNotes<Map<string, { count: number; at: Date }>>[]) {
     const nowMs = Date.now();
     const trimmed: string[] = [];
     await db.transaction().execute(async (trx) => {
@@ -123,58 +123,24 @@ export function createBlockedNames(
           .execute();
       }
       for (const [deviceId, names] of devices) {
-        if ((trimDue.get(deviceId) ?? 0) > nowMs) continue;
+        if (!trims.isDue(deviceId, nowMs)) continue;
         const latest = [...names.values()].reduce((a, b) => (a.at > b.at ? a : b)).at;
         await trim(trx, deviceId, latest);
         trimmed.push(deviceId);
       }
     });
-    for (const deviceId of trimmed) {
-      // about once a minute, at a point of its own (not every device in the same write)
-      trimDue.delete(deviceId);
-      trimDue.set(deviceId, nowMs + TRIM_EVERY_MS * (0.5 + Math.random()));
-      if (trimDue.size > MAX_TRIM_DUE) {
-        const oldest = trimDue.keys().next().value;
-        if (oldest !== undefined) trimDue.delete(oldest);
-      }
-    }
+    for (const deviceId of trimmed) trims.done(deviceId, nowMs);
   }
 
-  async function write(batch: typeof pending) {
+  function write(batch: typeof pending) {
     // devices together, about ROWS_PER_TRANSACTION names a transaction: a thousand devices that
     // each asked a few names cost a few commits, not a thousand
-    const chunks: [string, Map<string, { count: number; at: Date }>][][] = [];
-    let chunk: [string, Map<string, { count: number; at: Date }>][] = [];
-    let rows = 0;
-    for (const device of batch) {
-      chunk.push(device);
-      rows += device[1].size;
-      if (rows >= ROWS_PER_TRANSACTION) {
-        chunks.push(chunk);
-        chunk = [];
-        rows = 0;
-      }
-    }
-    if (chunk.length > 0) chunks.push(chunk);
-    for (const devices of chunks) {
-      // a turn of the event loop between transactions: SQLite writes hold it while they run
-      await new Promise((resolve) => setImmediate(resolve));
-      try {
-        await writeDevices(devices);
-      } catch {
-        // a device removed meanwhile (its rows cascade away) fails its transaction: each device
-        // of it on its own, so that the others' notes are kept
-        for (const device of devices) {
-          await new Promise((resolve) => setImmediate(resolve));
-          try {
-            await writeDevices([device]);
-          } catch (error) {
-            // that device removed, or the database down: the notes go
-            log.warn({ err: error, deviceId: device[0] }, `Keyward DNS: could not keep ${table}`);
-          }
-        }
-      }
-    }
+    return writeInChunks(
+      chunksOf(batch, ROWS_PER_TRANSACTION, (names) => names.size),
+      writeDevices,
+      (device, error) =>
+        log.warn({ err: error, deviceId: device[0] }, `Keyward DNS: could not keep ${table}`),
+    );
   }
 
   function flush(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { HOUR, toDbTime } from '../db/values.ts';
+import { Cadence, chunksOf, type DeviceNotes, writeInChunks } from './device-writes.ts';
 
 // Issue 33: how many queries each DNS device made, and how many were blocked, per hour
 // (dns_query_hours, migration 0025), for "today's queries" on the device's page. A query only adds
@@ -36,11 +37,11 @@ export function createQueryHours(db: Db, log: FastifyBaseLogger): QueryHours {
   let pending = new Map<string, Map<number, { queries: number; blocked: number }>>();
   let flushing: Promise<void> = Promise.resolve();
 
-  /** per device, when its rows older than KEEP_HOURS_MS are next deleted */
-  const pruneDue = new Map<string, number>();
+  /** when each device's rows older than KEEP_HOURS_MS are next deleted */
+  const prunes = new Cadence(PRUNE_EVERY_MS);
 
   async function writeDevices(
-    devices: [string, Map<number, { queries: number; blocked: number }>][],
+    devices: DeviceNotes<Map<number, { queries: number; blocked: number }>>[],
   ) {
     const nowMs = Date.now();
     const pruned: string[] = [];
@@ -67,7 +68,7 @@ export function createQueryHours(db: Db, log: FastifyBaseLogger): QueryHours {
           .execute();
       }
       for (const [deviceId, hours] of devices) {
-        if ((pruneDue.get(deviceId) ?? 0) > nowMs) continue;
+        if (!prunes.isDue(deviceId, nowMs)) continue;
         const latest = Math.max(...hours.keys());
         await trx
           .deleteFrom('dns_query_hours')
@@ -77,43 +78,17 @@ export function createQueryHours(db: Db, log: FastifyBaseLogger): QueryHours {
         pruned.push(deviceId);
       }
     });
-    for (const deviceId of pruned) {
-      // rows are kept by the hour: about every 10 minutes is plenty, each device at its own time
-      pruneDue.delete(deviceId);
-      pruneDue.set(deviceId, nowMs + PRUNE_EVERY_MS * (0.5 + Math.random()));
-      if (pruneDue.size > 200_000) {
-        const oldest = pruneDue.keys().next().value;
-        if (oldest !== undefined) pruneDue.delete(oldest);
-      }
-    }
+    for (const deviceId of pruned) prunes.done(deviceId, nowMs);
   }
 
-  async function write(batch: typeof pending) {
+  function write(batch: typeof pending) {
     // DEVICES_PER_TRANSACTION devices a transaction (one commit), not one each
-    const devices = [...batch];
-    for (let from = 0; from < devices.length; from += DEVICES_PER_TRANSACTION) {
-      const chunk = devices.slice(from, from + DEVICES_PER_TRANSACTION);
-      // a turn of the event loop between transactions: SQLite writes hold it while they run
-      await new Promise((resolve) => setImmediate(resolve));
-      try {
-        await writeDevices(chunk);
-      } catch {
-        // a device removed meanwhile (its rows cascade away) fails its transaction: each device
-        // of it on its own, so that the others' counts are kept
-        for (const device of chunk) {
-          await new Promise((resolve) => setImmediate(resolve));
-          try {
-            await writeDevices([device]);
-          } catch (error) {
-            // that device removed, or the database down: its counts go
-            log.warn(
-              { err: error, deviceId: device[0] },
-              'Keyward DNS: could not keep query counts',
-            );
-          }
-        }
-      }
-    }
+    return writeInChunks(
+      chunksOf(batch, DEVICES_PER_TRANSACTION, () => 1),
+      writeDevices,
+      (device, error) =>
+        log.warn({ err: error, deviceId: device[0] }, 'Keyward DNS: could not keep query counts'),
+    );
   }
 
   function flush(): Promise<void> {

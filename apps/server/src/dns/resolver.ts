@@ -117,9 +117,35 @@ const MAX_PREFETCHES = 8;
 /** Presence (the device's *Filtering* status) is written at most this often per device. */
 const PRESENCE_EVERY_MS = 15_000;
 
-interface Bucket {
-  tokens: number;
-  at: number;
+/**
+ * Token buckets of `perMinute` tokens, full at first, refilled evenly; at most `maxKeys` kept (the
+ * least recently used go, and come back full). A clock that steps back refills nothing.
+ */
+class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly maxKeys: number,
+  ) {}
+
+  take(key: string, nowMs: number): boolean {
+    const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, at: nowMs };
+    bucket.tokens = Math.min(
+      this.perMinute,
+      bucket.tokens + (Math.max(0, nowMs - bucket.at) * this.perMinute) / 60_000,
+    );
+    bucket.at = nowMs;
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) {
+      const oldest = this.buckets.keys().next().value;
+      if (oldest !== undefined) this.buckets.delete(oldest);
+    }
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
 }
 
 /** What of a query its response repeats, but the id: encoded answers are kept per shape. */
@@ -153,7 +179,6 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
   const forwarder = options.forwarder ?? createForwarder(config);
   const inFlight = new Map<string, Promise<CachedAnswer | undefined>>();
   let prefetching = 0;
-  const buckets = new Map<string, Bucket>();
   const presenceWrittenAt = new Map<string, number>();
   if (config.upstreams.length === 0) {
     log.warn(
@@ -161,48 +186,11 @@ export function createDnsResolver(options: DnsResolverOptions): DnsResolver {
     );
   }
 
-  function takeBudget(deviceId: string, nowMs: number): boolean {
-    const perMs = config.queriesPerMinute / 60_000;
-    const bucket = buckets.get(deviceId) ?? { tokens: config.queriesPerMinute, at: nowMs };
-    bucket.tokens = Math.min(
-      config.queriesPerMinute,
-      bucket.tokens + Math.max(0, nowMs - bucket.at) * perMs,
-    );
-    bucket.at = nowMs;
-    buckets.delete(deviceId);
-    buckets.set(deviceId, bucket);
-    if (buckets.size > 200_000) {
-      const oldest = buckets.keys().next().value;
-      if (oldest !== undefined) buckets.delete(oldest);
-    }
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
-
-  const lookupBuckets = new Map<string, Bucket>();
-  function takeLookup(client: string, nowMs: number): boolean {
-    const group = addressGroup(client);
-    const perMs = LOOKUPS_PER_MINUTE_PER_ADDRESS / 60_000;
-    const bucket = lookupBuckets.get(group) ?? {
-      tokens: LOOKUPS_PER_MINUTE_PER_ADDRESS,
-      at: nowMs,
-    };
-    bucket.tokens = Math.min(
-      LOOKUPS_PER_MINUTE_PER_ADDRESS,
-      bucket.tokens + Math.max(0, nowMs - bucket.at) * perMs,
-    );
-    bucket.at = nowMs;
-    lookupBuckets.delete(group);
-    lookupBuckets.set(group, bucket);
-    if (lookupBuckets.size > 100_000) {
-      const oldest = lookupBuckets.keys().next().value;
-      if (oldest !== undefined) lookupBuckets.delete(oldest);
-    }
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
+  // each device's query budget, and each client address's lookups of ids not in memory
+  const budgets = new TokenBuckets(config.queriesPerMinute, 200_000);
+  const lookups = new TokenBuckets(LOOKUPS_PER_MINUTE_PER_ADDRESS, 100_000);
+  const takeBudget = (deviceId: string, nowMs: number) => budgets.take(deviceId, nowMs);
+  const takeLookup = (client: string, nowMs: number) => lookups.take(addressGroup(client), nowMs);
 
   function notePresence(deviceId: string, now: Date) {
     const last = presenceWrittenAt.get(deviceId) ?? 0;
